@@ -1,0 +1,179 @@
+"""The contract every rules engine follows.
+
+An engine is pure: no Discord, no asyncio, no SQL, no clock and no global random.
+The state of a whole match (every hand, manche or round up to the target) lives in
+one object that can be saved to JSON and loaded back. Randomness comes from a
+seeded stream owned by the state, so a game replays exactly from its seed and its
+action log.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+JSON = dict[str, Any]
+
+
+class GameError(Exception):
+    """An illegal action. ``key`` names a translated message; the state is unchanged."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, told to the players.
+
+    ``seats`` is None for a public event; otherwise only those seats may be told
+    (for example the card a player received in an exchange).
+    """
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+    seats: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+
+@dataclass
+class SeededRandom:
+    """A random stream saved as (seed, draws): small in JSON and exactly replayable."""
+
+    seed: int
+    draws: int = 0
+
+    def stream(self) -> random.Random:
+        generator = random.Random(f"{self.seed}:{self.draws}")
+        self.draws += 1
+        return generator
+
+    def shuffle(self, items: list[Any]) -> None:
+        self.stream().shuffle(items)
+
+    def randrange(self, stop: int) -> int:
+        return self.stream().randrange(stop)
+
+    def to_json(self) -> JSON:
+        return {"seed": self.seed, "draws": self.draws}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeededRandom:
+        return cls(seed=int(data["seed"]), draws=int(data["draws"]))
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option a host may set when opening a lobby."""
+
+    name: str
+    default: int
+    minimum: int
+    maximum: int
+
+    def check(self, value: int) -> int:
+        if not self.minimum <= value <= self.maximum:
+            raise GameError(
+                "error.option_range", option=self.name, minimum=self.minimum, maximum=self.maximum
+            )
+        return value
+
+
+class Game(ABC):
+    """One match of one game, from the first deal to the final result.
+
+    Seats are 0..players-1 in join order. ``apply`` checks an action completely
+    before changing anything, so a GameError always leaves the state untouched.
+    """
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    @classmethod
+    def resolve_options(cls, given: Mapping[str, int]) -> dict[str, int]:
+        """The full option set: defaults, overridden by ``given`` after range checks."""
+        known = {option.name: option for option in cls.options}
+        unknown = set(given) - set(known)
+        if unknown:
+            raise GameError("error.option_unknown", option=sorted(unknown)[0])
+        return {name: option.check(int(given.get(name, option.default))) for name, option in known.items()}
+
+    @classmethod
+    @abstractmethod
+    def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
+        """A new match; the first hand is already dealt."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        """Play ``action`` for ``seat``; raise GameError if it is not legal now."""
+
+    @abstractmethod
+    def to_act(self) -> dict[int, frozenset[str]]:
+        """Seats that must decide now, each with the action types open to it.
+
+        More than one seat means a simultaneous decision (Bué's reveal) or a
+        decision outside the turn order (a BUM! choice, a bid).
+        """
+
+    @abstractmethod
+    def default_action(self, seat: int) -> JSON:
+        """The action the referee plays for ``seat`` when its time runs out."""
+
+    @abstractmethod
+    def remove_player(self, seat: int) -> list[Event]:
+        """The seat leaves: its cards are set aside and it scores 0 from now on."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may see; ``None`` is the public table. Never another seat's secret."""
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool:
+        """The match is over (target reached, or too few players left)."""
+
+    @abstractmethod
+    def totals(self) -> list[int]:
+        """Match points per seat so far."""
+
+    @abstractmethod
+    def winner(self) -> int | None:
+        """The winning seat once finished; None before, or when the match ended with no result."""
+
+    @abstractmethod
+    def to_json(self) -> JSON:
+        """The whole state, JSON-serialisable."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The state saved by ``to_json``."""
+
+
+LEAVE = "leave"
+
+
+def perform(game: Game, seat: int, action: Mapping[str, Any]) -> list[Event]:
+    """Apply one logged action; a seat leaving is logged like any other action."""
+    if action.get("type") == LEAVE:
+        return game.remove_player(seat)
+    return game.apply(seat, action)
+
+
+def replay(
+    kind: type[Game], players: int, options: Mapping[str, int], seed: int, log: list[tuple[int, JSON]]
+) -> Game:
+    """Rebuild a match from its seed and its action log."""
+    game = kind.new(players, options, seed)
+    for seat, action in log:
+        perform(game, seat, action)
+    return game
