@@ -112,6 +112,15 @@ class Game(ABC):
     def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
         """A new match; the first hand is already dealt."""
 
+    @classmethod
+    def begin(cls, players: int, options: Mapping[str, int], seed: int) -> tuple[Self, list[Event]]:
+        """A new match and the events of its first deal (what each player was dealt, say).
+
+        Engines whose first deal has something to tell override this; ``new`` is then
+        ``begin(...)[0]``.
+        """
+        return cls.new(players, options, seed), []
+
     @abstractmethod
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
         """Play ``action`` for ``seat``; raise GameError if it is not legal now."""

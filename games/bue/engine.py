@@ -80,6 +80,10 @@ class Bue(Game):
 
     @classmethod
     def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
+        return cls.begin(players, options, seed)[0]
+
+    @classmethod
+    def begin(cls, players: int, options: Mapping[str, int], seed: int) -> tuple[Self, list[Event]]:
         if not cls.min_players <= players <= cls.max_players:
             raise GameError("error.player_count", minimum=cls.min_players, maximum=cls.max_players)
         resolved = cls.resolve_options(options)
@@ -93,8 +97,9 @@ class Bue(Game):
             last_hand_gold=[0] * players,
         )
         game.dealer = rng.randrange(players)
-        game._deal([])
-        return game
+        events: list[Event] = []
+        game._deal(events)
+        return game, events
 
     # ------------------------------------------------------------------ helpers
 
@@ -244,9 +249,13 @@ class Bue(Game):
     def _shuffle(self, seat: int) -> list[Event]:
         hidden = self.hidden_positions(seat)
         cards = [self.hands[seat][p].card for p in hidden]
+        chosen = self.hands[seat][self.reveals[seat]].card if seat in self.reveals else None
         self.rng.shuffle(cards)
         for position, card in zip(hidden, cards, strict=True):
             self.hands[seat][position].card = card
+        if chosen is not None:
+            # A reveal already chosen is a card, not a place: it follows the card.
+            self.reveals[seat] = next(p for p in hidden if self.hands[seat][p].card == chosen)
         return [Event("bue.event.shuffled", {"seat": seat})]
 
     def _exchange(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
@@ -406,7 +415,7 @@ class Bue(Game):
     # ------------------------------------------------------------------ leaving
 
     def remove_player(self, seat: int) -> list[Event]:
-        if self.phase == "over" or not self.active[seat]:
+        if self.phase == "over" or not 0 <= seat < self.players or not self.active[seat]:
             raise GameError("error.not_a_player")
         events = [Event("bue.event.player_left", {"seat": seat})]
         self.active[seat] = False
@@ -419,8 +428,9 @@ class Bue(Game):
             events.append(Event("bue.event.match_abandoned"))
             return events
         if self.dealer == seat:
-            # The seat before the dealer button keeps the exchange order unchanged.
-            self.dealer = self._seats_from((seat - 1) % self.players)[-1]
+            # The seat before the dealer button keeps the exchange order unchanged
+            # (the last active seat going clockwise from the one who left).
+            self.dealer = self._seats_from(seat)[-1]
         if self.phase == "exchange" and self.turn == seat:
             self.exchanged.append(seat)
             self._advance_turn(events)
@@ -467,25 +477,26 @@ class Bue(Game):
     # ------------------------------------------------------------------ JSON
 
     def to_json(self) -> JSON:
+        # Copies, not the live lists: a saved state must not change with later play.
         return {
             "players": self.players,
             "target": self.target,
             "rng": self.rng.to_json(),
-            "active": self.active,
-            "points": self.points,
+            "active": list(self.active),
+            "points": list(self.points),
             "dealer": self.dealer,
             "game_number": self.game_number,
             "round": self.round,
             "phase": self.phase,
             "turn": self.turn,
-            "exchanged": self.exchanged,
+            "exchanged": list(self.exchanged),
             "hands": [[slot.to_json() for slot in hand] for hand in self.hands],
-            "deck": self.deck,
-            "discard": self.discard,
-            "set_aside": self.set_aside,
+            "deck": list(self.deck),
+            "discard": list(self.discard),
+            "set_aside": list(self.set_aside),
             "reveals": {str(k): v for k, v in self.reveals.items()},
-            "swaps": self.swaps,
-            "last_hand_gold": self.last_hand_gold,
+            "swaps": list(self.swaps),
+            "last_hand_gold": list(self.last_hand_gold),
             "result": self.result,
         }
 

@@ -26,36 +26,59 @@ class HandValue:
         return abs(self.total - BUE)
 
 
-def _total(cards: Sequence[Card], targets: dict[int, int]) -> int:
-    # An x0 aimed at an x2 cancels it; otherwise each multiplier acts on its own target.
-    cancelled = {target for source, target in targets.items() if cards[source].kind == "x0"}
+def _candidates(cards: Sequence[Card], source: int) -> list[int]:
+    """What a multiplier may act on: a numbered card, or (for an x0 only) an x2 to cancel it."""
+    allowed = {"x0": ("blue", "gold", "hundred", "x2"), "x2": ("blue", "gold", "hundred")}[cards[source].kind]
+    return [index for index, card in enumerate(cards) if index != source and card.kind in allowed]
+
+
+def _legal(cards: Sequence[Card], targets: dict[int, int | None]) -> bool:
+    """Distinct targets; a cancelled x2 acts on nothing; every other multiplier acts if it can."""
+    cancelled = {
+        target for source, target in targets.items() if cards[source].kind == "x0" and target is not None
+    }
+    cancelled &= {index for index, card in enumerate(cards) if card.kind == "x2"}
+    active = {source: target for source, target in targets.items() if source not in cancelled}
+    if any(targets[source] is not None for source in cancelled):
+        return False
+    used = [target for target in active.values() if target is not None]
+    if len(used) != len(set(used)):
+        return False
+    # A multiplier may stay idle only when every card it could act on is taken.
+    return all(
+        target is not None or set(_candidates(cards, source)) <= set(used)
+        for source, target in active.items()
+    )
+
+
+def _total(cards: Sequence[Card], targets: dict[int, int | None]) -> int:
     factor = [1] * len(cards)
     for source, target in targets.items():
-        if source in cancelled:
-            continue
-        factor[target] *= 2 if cards[source].kind == "x2" else 0
+        if target is not None and cards[target].kind != "x2":
+            factor[target] *= 2 if cards[source].kind == "x2" else 0
     return sum(card.value * factor[index] for index, card in enumerate(cards))
 
 
 def best_value(cards: Sequence[Card]) -> HandValue:
-    """Exactly 50 if any choice of multiplier targets gives it, else the total closest to 50.
+    """Exactly 50 if any legal choice of multiplier targets gives it, else the total closest to 50.
 
-    Two multipliers never act on the same card. Between equally close totals the lower
-    one is kept, so the choice is deterministic.
+    A multiplier must act on one other card of the hand; two never act on the same card;
+    an x0 may cancel an x2, which then acts on nothing. Between equally close totals the
+    lower one is kept, so the choice is deterministic.
     """
     sources = [index for index, card in enumerate(cards) if card.is_multiplier]
     best: tuple[int, int, HandValue] | None = None
-    choices = [[t for t in range(len(cards)) if t != source] for source in sources]
+    choices = [[*_candidates(cards, source), None] for source in sources]
     for picked in product(*choices):
-        if len(set(picked)) != len(picked):
-            continue
         targets = dict(zip(sources, picked, strict=True))
-        value = HandValue(_total(cards, targets), targets)
+        if not _legal(cards, targets):
+            continue
+        acting = {source: target for source, target in targets.items() if target is not None}
+        value = HandValue(_total(cards, targets), acting)
         key = (value.distance, value.total)
         if best is None or key < best[:2]:
             best = (*key, value)
-    if best is None:  # a hand of multipliers alone with nowhere to act
-        return HandValue(0, {})
+    assert best is not None  # leaving every multiplier idle is legal when nothing else is
     return best[2]
 
 

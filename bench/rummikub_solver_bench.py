@@ -1,0 +1,175 @@
+"""Benchmark: our Rummikub solver against rummikub-solver (PyPI, an ILP) on the same positions.
+
+Run by hand, not a test (see bench/README.md):
+
+    python bench/rummikub_solver_bench.py --games 200
+
+Positions come from seeded simulated games: at every turn, the player to act, their rack,
+the table and whether they still owe the initial meld. The simulated players lay our
+solver's best play (most tiles) most of the time and draw otherwise, so tables grow as
+in real games. Then, position by position, both solvers answer "the play laying the
+most tiles" and the script reports the time per solve (median, p99), the tiles each one
+lays, and how many of the table's sets each one changes. A position where ours lays
+fewer tiles than rummikub-solver is listed: there should be none.
+
+During the initial meld our rules forbid touching the table, so rummikub-solver gets the
+rack alone there (its initial mode would otherwise add table moves in the same turn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.rummikub import Rummikub  # noqa: E402
+from games.rummikub.solver import Layout, most_tiles  # noqa: E402
+from games.rummikub.tiles import COLOURS, HIGHEST, is_joker  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Position:
+    game: int
+    turn: int
+    table: tuple[tuple[str, ...], ...]
+    rack: tuple[str, ...]
+    initial_meld: bool
+
+
+@dataclass(frozen=True)
+class Answer:
+    seconds: float
+    tiles: int
+    sets_changed: int
+
+
+def simulate(games: int, seed: int, play_chance: float) -> list[Position]:
+    positions = []
+    for number in range(games):
+        rng = random.Random(seed * 100_003 + number)
+        game = Rummikub.new(2 + number % 3, {}, seed * 100_003 + number)
+        turn = 0
+        while not game.finished:
+            seat = game.turn
+            positions.append(
+                Position(
+                    number,
+                    turn,
+                    tuple(tuple(s) for s in game.table),
+                    tuple(game.racks[seat]),
+                    not game.melded[seat],
+                )
+            )
+            play = game.best_play(seat) if rng.random() < play_chance else None
+            game.apply(seat, play or {"type": "draw"})
+            turn += 1
+    return positions
+
+
+def ours(position: Position) -> Answer:
+    start = time.perf_counter()
+    layout: Layout | None = most_tiles(position.rack, position.table, initial_meld=position.initial_meld)
+    seconds = time.perf_counter() - start
+    if layout is None:
+        return Answer(seconds, 0, 0)
+    return Answer(seconds, len(layout.tiles), layout.broken)
+
+
+def theirs_solver() -> Callable[[Position], Answer]:
+    from rummikub_solver import RuleSet
+
+    ruleset = RuleSet()
+    colour_order = {tile.colour.name.lower(): tile for tile in ruleset.tiles if hasattr(tile, "colour")}
+    names = {"k": "black", "r": "red", "b": "blue", "o": "orange"}
+    joker = ruleset.tiles[-1]
+
+    def tile_of(code: str) -> int:
+        if is_joker(code):
+            return int(joker)
+        first = colour_order[names[code[0]]]
+        return int(first) - first.value + int(code[1:])
+
+    def answer(position: Position) -> Answer:
+        state = ruleset.new_game()
+        if not position.initial_meld:
+            state.add_table(*(tile_of(code) for s in position.table for code in s))
+        state.add_rack(*(tile_of(code) for code in position.rack))
+        state.initial = position.initial_meld
+        start = time.perf_counter()
+        solution = ruleset.solve(state)
+        seconds = time.perf_counter() - start
+        if solution is None:
+            return Answer(seconds, 0, 0)
+        old = Counter(tuple(sorted(tile_of(code) for code in s)) for s in position.table)
+        new = Counter(tuple(sorted(int(tile) for tile in s)) for s in solution.sets)
+        changed = 0 if position.initial_meld else sum((old - new).values())
+        return Answer(seconds, len(solution.tiles), changed)
+
+    assert len(COLOURS) * HIGHEST + 1 == len(ruleset.tiles)
+    return answer
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def report(name: str, answers: Sequence[Answer]) -> str:
+    times = [a.seconds * 1000 for a in answers]
+    return (
+        f"| {name} | {statistics.median(times):.2f} | {percentile(times, 0.99):.2f} | {max(times):.2f} "
+        f"| {sum(a.tiles for a in answers)} | {statistics.mean(a.sets_changed for a in answers):.2f} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--play-chance", type=float, default=0.8, help="how often a simulated player plays")
+    parser.add_argument("--ours-only", action="store_true", help="skip rummikub-solver")
+    arguments = parser.parse_args()
+
+    started = time.perf_counter()
+    positions = simulate(arguments.games, arguments.seed, arguments.play_chance)
+    print(f"{len(positions)} positions from {arguments.games} games ({time.perf_counter() - started:.0f} s)")
+    solvers: dict[str, Callable[[Position], Answer]] = {"ours": ours}
+    if not arguments.ours_only:
+        solvers["rummikub-solver"] = theirs_solver()
+    answers: dict[str, list[Answer]] = {name: [] for name in solvers}
+    for position in positions:
+        for name, solve in solvers.items():
+            answers[name].append(solve(position))
+
+    print("| solver | median ms | p99 ms | max ms | tiles laid (sum) | sets changed (mean) |")
+    print("|---|---|---|---|---|---|")
+    for name, results in answers.items():
+        print(report(name, results))
+    if "rummikub-solver" in answers:
+        pairs = list(zip(positions, answers["ours"], answers["rummikub-solver"]))
+        fewer = [(p, a, b) for p, a, b in pairs if a.tiles < b.tiles]
+        more = sum(1 for _, a, b in pairs if a.tiles > b.tiles)
+        print(f"\npositions where ours lays more tiles: {more}; equal: {len(pairs) - more - len(fewer)}; fewer: {len(fewer)}")
+        for position, mine, other in fewer:
+            print(f"  FEWER game {position.game} turn {position.turn}: ours {mine.tiles}, theirs {other.tiles}: {position}")
+        changed_more = sum(1 for _, a, b in pairs if a.sets_changed > b.sets_changed)
+        print(f"positions where ours changes more sets: {changed_more}")
+        ratio_median = statistics.median(a.seconds for a in answers["ours"]) / statistics.median(
+            b.seconds for b in answers["rummikub-solver"]
+        )
+        ratio_p99 = percentile([a.seconds for a in answers["ours"]], 0.99) / percentile(
+            [b.seconds for b in answers["rummikub-solver"]], 0.99
+        )
+        print(f"ours / theirs: median {ratio_median:.3f}, p99 {ratio_p99:.3f}")
+
+
+if __name__ == "__main__":
+    main()

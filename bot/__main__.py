@@ -1,0 +1,50 @@
+"""``python -m bot``: read the configuration, set up logging, run the bot."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+
+from bot.client import GameBot
+from bot.config import Settings
+
+MISSING_TOKEN = """\
+No Discord token is set, so the bot cannot log in.
+
+Set DISCORD_TOKEN to your bot's token, either in the environment or in a file named .env
+in the folder you start the bot from (copy .env.example to .env and fill it in).
+The token is on https://discord.com/developers/applications -> your application -> Bot ->
+Reset Token. See README.md, "Creating the Discord application".
+"""
+
+REJECTED_TOKEN = """\
+Discord rejected the token in DISCORD_TOKEN (401 Unauthorized).
+
+It may be mistyped, or it was reset. Copy a fresh one from
+https://discord.com/developers/applications -> your application -> Bot -> Reset Token,
+and put it in DISCORD_TOKEN (environment or .env).
+"""
+
+
+def main() -> int:
+    settings = Settings.from_env()
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+    )
+    if settings.token is None:
+        print(MISSING_TOKEN, file=sys.stderr)
+        return 2
+    bot = GameBot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(REJECTED_TOKEN, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""What a game plugs into the shared bot: rendering from views, its components, its events.
+
+Everything here is drawn from an engine view: the public view for the channel, a seat's
+own view for that seat's ephemeral and DM messages. The raw state never reaches a renderer.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.i18n import t
+from games.core import JSON, Event, Game
+
+if TYPE_CHECKING:
+    from bot.tables import TableService
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who a message is for: a language, the players' names, and the seat (None: everyone)."""
+
+    language: str
+    names: Sequence[str]
+    seat: int | None = None
+
+    def t(self, key: str, **params: Any) -> str:
+        return t(self.language, key, **params)
+
+    def name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else "?"
+
+
+@dataclass
+class Rendered:
+    """A message body: embeds, an optional image, optional components."""
+
+    embeds: list[discord.Embed]
+    file: discord.File | None = None
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+
+    def view(self) -> discord.ui.View | None:
+        return component_view(self.items) if self.items else None
+
+
+def component_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
+    """Components to send; their clicks reach the game through DynamicItems.
+
+    The view is stopped before it is sent so discord.py does not keep it in memory:
+    nothing about a component may live in memory, or a restart would lose it.
+    """
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def game_button(
+    game_id: int,
+    name: str,
+    label: str,
+    arg: str = "",
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    row: int | None = None,
+    disabled: bool = False,
+) -> discord.ui.Button[Any]:
+    """A button that survives restarts: its custom_id carries the game, the move and its arguments."""
+    return discord.ui.Button(
+        label=label,
+        style=style,
+        emoji=emoji,
+        row=row,
+        disabled=disabled,
+        custom_id=f"gm:{game_id}:{name}:{arg}",
+    )
+
+
+def game_select(
+    game_id: int,
+    name: str,
+    placeholder: str,
+    options: Sequence[discord.SelectOption],
+    arg: str = "",
+    row: int | None = None,
+) -> discord.ui.Select[Any]:
+    return discord.ui.Select(
+        placeholder=placeholder,
+        options=list(options),
+        row=row,
+        custom_id=f"gs:{game_id}:{name}:{arg}",
+    )
+
+
+class GameAdapter(ABC):
+    """One game's Discord face. Subclasses are stateless; state comes in through views."""
+
+    engine: ClassVar[type[Game]]
+    colour: ClassVar[discord.Colour]
+
+    @property
+    def name(self) -> str:
+        return self.engine.name
+
+    @abstractmethod
+    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+        """The shared table from the public view, with the game's table buttons."""
+
+    @abstractmethod
+    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+        """One seat's private hand from that seat's view, with its private buttons."""
+
+    @abstractmethod
+    def describe(self, event: Event, viewer: Viewer) -> str | None:
+        """One line telling ``viewer`` about the event, or None to say nothing."""
+
+    def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
+        """An embed for an end-of-game or end-of-match event, if the event is one."""
+        return None
+
+    def is_match_end(self, event: Event) -> bool:
+        return event.key.endswith(".match_won") or event.key.endswith(".match_abandoned")
+
+    @abstractmethod
+    async def on_component(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        move: str,
+        arg: str,
+        values: Sequence[str],
+    ) -> None:
+        """A game's own button or select was used (the service handles the shared ones)."""

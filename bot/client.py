@@ -1,0 +1,121 @@
+"""The bot: opens the store, loads one extension per game, registers persistent components."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.adapter import GameAdapter
+from bot.commands import leaderboard_command
+from bot.components import GameButton, GameSelect
+from bot.config import Settings
+from bot.i18n import CommandTranslator
+from bot.lobby import Lobbies, LobbyButton
+from bot.replies import report_error
+from bot.store import Store
+from bot.tables import TableService
+from bot.timers import TimerService
+
+log = logging.getLogger(__name__)
+
+GAME_EXTENSIONS: tuple[str, ...] = ("bot.games.bue",)
+
+
+class GameBot(commands.Bot):
+    store: Store
+    timers: TimerService
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        seed_source: Callable[[], int] | None = None,
+        extensions: Sequence[str] = GAME_EXTENSIONS,
+    ) -> None:
+        # No privileged intents: everything happens through interactions.
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+        )
+        self.settings = settings
+        self.seed_source = seed_source or (lambda: secrets.randbits(31))
+        self.game_extensions = tuple(extensions)
+        self.adapters: dict[str, GameAdapter] = {}
+        self.tables = TableService(self)
+        self.lobbies = Lobbies(self)
+
+    def register(self, adapter: GameAdapter, group: app_commands.Group) -> None:
+        """Called by each game's extension."""
+        self.adapters[adapter.name] = adapter
+        self.tree.add_command(group)
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.settings.database_path)
+        self.timers = TimerService(self.store, self.tables.fire)
+        self.tree.on_error = self.on_app_command_error
+        await self.tree.set_translator(CommandTranslator())
+        for extension in self.game_extensions:
+            await self.load_extension(extension)
+        self.tree.add_command(leaderboard_command(self))
+        self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        await self._sync_commands()
+        await self._resume_games()
+
+    async def _sync_commands(self) -> None:
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        await self.tree.sync()
+
+    async def _resume_games(self) -> None:
+        """Rebuild every running game from the database and restart its timers."""
+        running = await self.store.running_games()
+        for row in running:
+            adapter = self.adapters.get(row.kind)
+            if adapter is None or row.state is None:
+                log.error("game %s (%s) cannot be resumed: no such game loaded", row.id, row.kind)
+                continue
+            adapter.engine.from_json(row.state)
+        log.info("resumed %d running game(s)", len(running))
+        self.timers.poke()
+
+    async def close(self) -> None:
+        if hasattr(self, "timers"):
+            self.timers.stop()
+        await super().close()
+        if hasattr(self, "store"):
+            await self.store.close()
+
+    async def guard(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
+        """Run a component's work; any error is answered ephemerally (and logged if unexpected)."""
+        try:
+            await work
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await report_error(interaction, original)
+
+    async def on_game_component(
+        self, interaction: discord.Interaction, game_id: int, move: str, arg: str, values: list[str]
+    ) -> None:
+        if move == "hand":
+            await self.tables.show_hand(interaction, game_id)
+        elif move == "rematch":
+            await self.lobbies.rematch(interaction, game_id)
+        else:
+            row = await self.store.game(game_id)
+            if row is None or row.kind not in self.adapters:
+                from games.core import GameError
+
+                raise GameError("error.game_not_running")
+            await self.adapters[row.kind].on_component(self.tables, interaction, game_id, move, arg, values)

@@ -1,0 +1,105 @@
+"""Slash commands every game shares, and the leaderboard."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.adapter import GameAdapter
+from bot.i18n import described, t
+from bot.replies import language, reply
+from games.core import GameError
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+
+def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
+    """``/<game> hand|table|score|rules|leave|abort``; the game adds its own ``start``."""
+    group = app_commands.Group(
+        name=adapter.name, description=described(f"{adapter.name}.cmd.group"), guild_only=True
+    )
+    tables = bot.tables
+
+    async def game_here(interaction: discord.Interaction, lobby_too: bool = False) -> int:
+        row = await tables.game_in_channel(interaction.channel_id, adapter.name)
+        if row.status != "running" and not lobby_too:
+            raise GameError("error.game_not_started")
+        return row.id
+
+    @group.command(name="hand", description=described("cmd.hand"))
+    async def hand(interaction: discord.Interaction) -> None:
+        await tables.show_hand(interaction, await game_here(interaction))
+
+    @group.command(name="table", description=described("cmd.table"))
+    async def table(interaction: discord.Interaction) -> None:
+        await tables.show_table(interaction, await game_here(interaction))
+
+    @group.command(name="score", description=described("cmd.score"))
+    async def score(interaction: discord.Interaction) -> None:
+        await tables.show_score(interaction, await game_here(interaction))
+
+    @group.command(name="rules", description=described("cmd.rules"))
+    async def rules(interaction: discord.Interaction) -> None:
+        lang = language(interaction)
+        embed = discord.Embed(
+            title=t(lang, f"{adapter.name}.title"),
+            description=t(lang, f"{adapter.name}.rules"),
+            colour=adapter.colour,
+        )
+        await reply(interaction, embeds=[embed])
+
+    @group.command(name="leave", description=described("cmd.leave"))
+    async def leave(interaction: discord.Interaction) -> None:
+        row = await tables.game_in_channel(interaction.channel_id, adapter.name)
+        if row.status == "lobby":
+            await bot.lobbies.handle(interaction, row.id, "leave")
+        else:
+            await tables.leave(interaction, row.id)
+
+    @group.command(name="abort", description=described("cmd.abort"))
+    async def abort(interaction: discord.Interaction) -> None:
+        await tables.abort(interaction, await game_here(interaction, lobby_too=True))
+
+    return group
+
+
+def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
+    choices = [app_commands.Choice(name=name, value=name) for name in sorted(bot.adapters)]
+
+    @app_commands.command(name="leaderboard", description=described("cmd.leaderboard"))
+    @app_commands.describe(game=described("cmd.leaderboard.game"))
+    @app_commands.choices(game=choices)
+    @app_commands.guild_only()
+    async def leaderboard(
+        interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+    ) -> None:
+        lang = language(interaction)
+        kind = game.value if game else None
+        standings = await bot.store.leaderboard(interaction.guild_id or 0, kind)
+        title = t(
+            lang,
+            "common.leaderboard_title",
+            game=t(lang, f"{kind}.title") if kind else t(lang, "common.all_games"),
+        )
+        medals = ["🥇", "🥈", "🥉"]
+        lines = [
+            t(
+                lang,
+                "common.leaderboard_line",
+                rank=medals[index] if index < len(medals) else f"{index + 1}.",
+                name=standing.name,
+                wins=standing.wins,
+                games=standing.games,
+                points=standing.points,
+            )
+            for index, standing in enumerate(standings)
+        ]
+        embed = discord.Embed(
+            title=title, description="\n".join(lines) or t(lang, "common.leaderboard_empty"), colour=0xF1C40F
+        )
+        await reply(interaction, embeds=[embed], ephemeral=False)
+
+    return leaderboard

@@ -1,0 +1,566 @@
+"""Bué in Discord: the table, private hands, and the exchange and reveal flows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.adapter import GameAdapter, Rendered, Viewer, game_button, game_select
+from bot.commands import game_group
+from bot.i18n import described
+from bot.render import HIGHLIGHT, INK, MUTED, Canvas
+from bot.replies import language, reply
+from bot.replies import replace as replace_panel
+from games.bue import Bue
+from games.core import JSON, Event, GameError
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+    from bot.tables import Table, TableService
+
+CARD_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "b": ((40, 110, 200), INK),
+    "g": ((214, 168, 42), (40, 30, 0)),
+    "h": ((180, 40, 50), INK),
+    "x": ((90, 50, 140), INK),
+}
+CARD_W, CARD_H, GAP = 70, 100, 10
+ROW_H = CARD_H + 24
+NAME_W = 250
+
+
+def card_label(code: str, viewer: Viewer | None = None) -> str:
+    """How a card reads: '7', '12' (gold), '100', '×2', '×0'."""
+    if code.startswith("x"):
+        return "×" + code[1:]
+    if code.startswith("g") and viewer is not None:
+        return viewer.t("bue.card.gold", value=code[1:])
+    return code[1:]
+
+
+def stamp(view: JSON) -> str:
+    """Which decision a panel was opened for; a panel from an earlier one is refused."""
+    return f"{view['game_number']}.{view['round']}"
+
+
+class BueAdapter(GameAdapter):
+    engine = Bue
+    colour = discord.Colour.from_rgb(40, 110, 200)
+
+    # ------------------------------------------------------------------ drawing
+
+    def _draw_card(
+        self, canvas: Canvas, box: tuple[int, int, int, int], slot: Mapping[str, Any], position: int
+    ) -> None:
+        code = slot["card"]
+        if code is None:
+            canvas.back(box, str(position + 1))
+            return
+        fill, ink = CARD_COLOURS[code[0]]
+        canvas.face(box, card_label(code), code, fill, ink, outline=HIGHLIGHT if slot["revealed"] else None)
+
+    def table_image(self, view: JSON, viewer: Viewer) -> Canvas:
+        seats = [seat for seat in range(view["players"]) if view["active"][seat]]
+        canvas = Canvas(NAME_W + 5 * (CARD_W + GAP) + 240, 90 + ROW_H * len(seats))
+        canvas.text(
+            (20, 18), viewer.t("bue.table.heading", game=view["game_number"], round=view["round"]), 30
+        )
+        for index, seat in enumerate(seats):
+            top = 80 + index * ROW_H
+            if seat in view["to_act"]:
+                canvas.draw.rounded_rectangle(
+                    (8, top - 6, NAME_W - 10, top + CARD_H + 6), radius=10, outline=HIGHLIGHT, width=3
+                )
+            name = viewer.name(seat)[:18]
+            canvas.text((20, top + 10), name, 24)
+            dealer = " · " + viewer.t("bue.table.dealer") if seat == view["dealer"] else ""
+            canvas.text(
+                (20, top + 44), viewer.t("bue.table.points", points=view["totals"][seat]) + dealer, 18, MUTED
+            )
+            for position, slot in enumerate(view["hands"][seat]):
+                left = NAME_W + position * (CARD_W + GAP)
+                self._draw_card(canvas, (left, top, left + CARD_W, top + CARD_H), slot, position)
+        right = NAME_W + 5 * (CARD_W + GAP) + 30
+        canvas.text((right, 80), viewer.t("bue.table.deck", count=view["deck"]), 18, MUTED)
+        canvas.back((right, 106, right + CARD_W, 106 + CARD_H))
+        canvas.text((right + CARD_W + 20, 80), viewer.t("bue.table.discard"), 18, MUTED)
+        top_card = view["discard_top"]
+        discard_box = (right + CARD_W + 20, 106, right + 2 * CARD_W + 20, 106 + CARD_H)
+        if top_card:
+            fill, ink = CARD_COLOURS[top_card[0]]
+            canvas.face(discard_box, card_label(top_card), top_card, fill, ink)
+        else:
+            canvas.draw.rounded_rectangle(discard_box, radius=8, outline=MUTED, width=2)
+        return canvas
+
+    def hand_image(self, view: JSON, viewer: Viewer) -> Canvas:
+        seat = view["me"]
+        canvas = Canvas(5 * (CARD_W + GAP) * 2 + 40, 2 * CARD_H + 110)
+        multipliers = {int(k): v for k, v in view.get("best", {}).get("multipliers", {}).items()}
+        for position, slot in enumerate(view["hands"][seat]):
+            left = 20 + position * 2 * (CARD_W + GAP)
+            box = (left, 20, left + 2 * CARD_W, 20 + 2 * CARD_H)
+            fill, ink = CARD_COLOURS[slot["card"][0]]
+            canvas.face(
+                box,
+                card_label(slot["card"]),
+                slot["card"],
+                fill,
+                ink,
+                outline=HIGHLIGHT if slot["revealed"] else None,
+            )
+            note = viewer.t("bue.hand.face_up") if slot["revealed"] else viewer.t("bue.hand.hidden")
+            if position in multipliers:
+                note += " → " + str(multipliers[position] + 1)
+            canvas.text((left + CARD_W, 2 * CARD_H + 34), f"{position + 1} · {note}", 18, MUTED, anchor="ma")
+        total = view.get("best", {}).get("total", 0)
+        canvas.text(
+            (20, 2 * CARD_H + 66), viewer.t("bue.hand.total", total=total, distance=abs(total - 50)), 24
+        )
+        return canvas
+
+    # ------------------------------------------------------------------ messages
+
+    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+        embed = discord.Embed(
+            title=viewer.t("bue.table.title", game=view["game_number"], round=view["round"]),
+            colour=self.colour,
+        )
+        if view["phase"] == "exchange" and view["turn"] is not None:
+            embed.description = viewer.t("bue.table.exchanging", name=viewer.name(view["turn"]))
+        elif view["phase"] == "reveal":
+            waiting = ", ".join(viewer.name(seat) for seat in view["to_act"])
+            embed.description = viewer.t("bue.table.revealing", names=waiting)
+        elif view["winner"] is not None:
+            embed.description = viewer.t("bue.table.won", name=viewer.name(view["winner"]))
+        for seat in range(view["players"]):
+            if not view["active"][seat]:
+                continue
+            slots = view["hands"][seat]
+            shown = [card_label(slot["card"], viewer) for slot in slots if slot["revealed"]]
+            hidden = sum(not slot["revealed"] for slot in slots)
+            marker = " 🃏" if seat == view["dealer"] else ""
+            marker += " ⏳" if seat in view["to_act"] else ""
+            embed.add_field(
+                name=f"{viewer.name(seat)}{marker}",
+                value=viewer.t(
+                    "bue.table.seat",
+                    points=view["totals"][seat],
+                    shown=" · ".join(shown) or "—",
+                    hidden=hidden,
+                ),
+                inline=True,
+            )
+        top = view["discard_top"]
+        embed.set_footer(
+            text=viewer.t(
+                "bue.table.footer",
+                deck=view["deck"],
+                discard=card_label(top, viewer) if top else "—",
+                dealer=viewer.name(view["dealer"]),
+                target=view["target"],
+            )
+        )
+        embed.set_image(url="attachment://bue-table.png")
+        items: list[discord.ui.Item[Any]] = [
+            game_button(game_id, "hand", viewer.t("bue.button.hand"), emoji="🃏"),
+        ]
+        if view["phase"] == "exchange":
+            items.append(
+                game_button(
+                    game_id,
+                    "exchange",
+                    viewer.t("bue.button.exchange"),
+                    style=discord.ButtonStyle.primary,
+                    emoji="🔄",
+                )
+            )
+        elif view["phase"] == "reveal":
+            items.append(
+                game_button(
+                    game_id,
+                    "reveal",
+                    viewer.t("bue.button.reveal"),
+                    style=discord.ButtonStyle.primary,
+                    emoji="👁️",
+                )
+            )
+        return Rendered([embed], self.table_image(view, viewer).file("bue-table.png"), items)
+
+    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+        seat = view["me"]
+        embed = discord.Embed(
+            title=viewer.t("bue.hand.title", game=view["game_number"], round=view["round"]),
+            colour=self.colour,
+        )
+        slots = view["hands"][seat] if seat is not None and view["active"][seat] else []
+        if not slots:
+            embed.description = viewer.t("bue.hand.none")
+            return Rendered([embed])
+        embed.description = "\n".join(
+            f"**{position + 1}.** {card_label(slot['card'], viewer)}"
+            + (" · " + viewer.t("bue.hand.face_up") if slot["revealed"] else "")
+            for position, slot in enumerate(slots)
+        )
+        total = view["best"]["total"]
+        embed.add_field(
+            name=viewer.t("bue.hand.total_name"),
+            value=viewer.t("bue.hand.total", total=total, distance=abs(total - 50)),
+        )
+        if view.get("my_reveal") is not None:
+            embed.add_field(name=viewer.t("bue.hand.reveal_chosen_name"), value=str(view["my_reveal"] + 1))
+        embed.set_image(url="attachment://bue-hand.png")
+        items: list[discord.ui.Item[Any]] = [
+            game_button(game_id, "shuffle", viewer.t("bue.button.shuffle"), emoji="🔀"),
+        ]
+        return Rendered([embed], self.hand_image(view, viewer).file("bue-hand.png"), items)
+
+    # ------------------------------------------------------------------ events
+
+    def describe(self, event: Event, viewer: Viewer) -> str | None:
+        if event.key in ("bue.event.game_scored", "bue.event.match_won"):
+            return None
+        params: dict[str, Any] = {}
+        for key, value in event.params.items():
+            if key == "seat" or key.endswith("_seat"):
+                params[key.removesuffix("_seat") if key != "seat" else "name"] = viewer.name(value)
+            elif key in ("card", "gave", "received"):
+                params[key] = card_label(value, viewer)
+            elif key == "cards" and isinstance(value, list):
+                params[key] = " · ".join(card_label(code, viewer) for code in value)
+            elif key == "cards" and isinstance(value, dict):
+                params[key] = ", ".join(
+                    f"{viewer.name(int(s))}: {card_label(c, viewer)}" for s, c in value.items()
+                )
+            else:
+                params[key] = value
+        if event.key == "bue.event.all_revealed":
+            params["hands"] = "\n".join(
+                f"**{viewer.name(int(s))}**: " + " · ".join(card_label(c, viewer) for c in codes)
+                for s, codes in event.params.items()
+            )
+        return viewer.t(event.key, **params)
+
+    def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
+        if event.key == "bue.event.game_scored":
+            points, totals, sums = event.params["points"], event.params["totals"], event.params["sums"]
+            embed = discord.Embed(
+                title=viewer.t("bue.results.game_title", game=event.params["game"]), colour=self.colour
+            )
+            order = sorted(range(len(points)), key=lambda seat: (-points[seat], -totals[seat]))
+            lines = []
+            for seat in order:
+                total_text = viewer.t(
+                    "bue.results.line", name=viewer.name(seat), points=points[seat], total=totals[seat]
+                )
+                if sums is not None and str(seat) in sums:
+                    total_text += " · " + viewer.t("bue.results.sum", sum=sums[str(seat)])
+                lines.append(total_text)
+            embed.description = "\n".join(lines)
+            return embed
+        if event.key == "bue.event.match_won":
+            totals = event.params["totals"]
+            embed = discord.Embed(
+                title=viewer.t("bue.results.match_title", name=viewer.name(event.params["seat"])),
+                colour=discord.Colour.gold(),
+            )
+            order = sorted(range(len(totals)), key=lambda seat: -totals[seat])
+            embed.description = "\n".join(
+                viewer.t("common.score_line", name=viewer.name(seat), points=totals[seat]) for seat in order
+            )
+            return embed
+        return None
+
+    # ------------------------------------------------------------------ flows
+
+    async def on_component(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        move: str,
+        arg: str,
+        values: Sequence[str],
+    ) -> None:
+        flows = {
+            "exchange": self._open_exchange,
+            "give": self._choose_partner,
+            "partner": self._choose_taken_card,
+            "deck": self._exchange_with_deck,
+            "take": self._swap,
+            "reveal": self._open_reveal,
+            "reveal_card": self._reveal,
+            "shuffle": self._shuffle,
+        }
+        if move not in flows:
+            raise GameError("error.unknown_action")
+        await flows[move](service, interaction, game_id, arg.split(".") if arg else [], list(values))
+
+    async def _my_decision(
+        self, service: TableService, interaction: discord.Interaction, game_id: int, wanted: str
+    ) -> tuple[Table, int, JSON]:
+        table = await service.load(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise GameError("error.not_a_player")
+        if wanted not in table.game.to_act().get(seat, frozenset()):
+            raise GameError("error.not_your_turn" if wanted != "reveal" else "bue.error.not_reveal_time")
+        return table, seat, table.game.view(seat)
+
+    @staticmethod
+    def _check_stamp(view: JSON, parts: Sequence[str]) -> None:
+        if not parts or ".".join(parts[:2]) != stamp(view):
+            raise GameError("error.out_of_date")
+
+    def _viewer(self, table: Table, seat: int, interaction: discord.Interaction) -> Viewer:
+        return table.viewer(seat, language(interaction))
+
+    def _card_options(self, view: JSON, viewer: Viewer) -> list[discord.SelectOption]:
+        slots = view["hands"][view["me"]]
+        return [
+            discord.SelectOption(
+                label=viewer.t("bue.panel.card_option", position=p + 1, card=card_label(s["card"], viewer)),
+                value=str(p),
+            )
+            for p, s in enumerate(slots)
+            if not s["revealed"]
+        ]
+
+    async def _open_exchange(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        table, seat, view = await self._my_decision(service, interaction, game_id, "deck")
+        viewer = self._viewer(table, seat, interaction)
+        select = game_select(
+            game_id,
+            "give",
+            viewer.t("bue.panel.give_placeholder"),
+            self._card_options(view, viewer),
+            stamp(view),
+        )
+        hand = self.hand(view, viewer, game_id)
+        panel = Rendered(hand.embeds, hand.file, [select])
+        content = viewer.t("bue.panel.give")
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await replace_panel(interaction, content, embeds=panel.embeds, file=panel.file, view=panel.view())
+        else:
+            await reply(interaction, content, embeds=panel.embeds, file=panel.file, view=panel.view())
+
+    async def _choose_partner(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        table, seat, view = await self._my_decision(service, interaction, game_id, "deck")
+        self._check_stamp(view, parts)
+        give = int(values[0])
+        viewer = self._viewer(table, seat, interaction)
+        base = f"{stamp(view)}.{give}"
+        deck_usable = view["deck"] > 0 or view["discard"] > 0
+        items: list[discord.ui.Item[Any]] = [
+            game_button(
+                game_id,
+                "deck",
+                viewer.t("bue.panel.with_deck"),
+                base,
+                discord.ButtonStyle.primary,
+                "🂠",
+                disabled=not deck_usable,
+            ),
+        ]
+        for other in range(view["players"]):
+            if other != seat and view["active"][other]:
+                items.append(game_button(game_id, "partner", viewer.name(other)[:80], f"{base}.{other}"))
+        items.append(
+            game_button(
+                game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
+            )
+        )
+        card = card_label(view["hands"][seat][give]["card"], viewer)
+        await replace_panel(
+            interaction,
+            viewer.t("bue.panel.partner", position=give + 1, card=card),
+            view=Rendered([], None, items).view(),
+        )
+
+    async def _choose_taken_card(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        table, seat, view = await self._my_decision(service, interaction, game_id, "swap")
+        self._check_stamp(view, parts)
+        give, partner = int(parts[2]), int(parts[3])
+        viewer = self._viewer(table, seat, interaction)
+        items: list[discord.ui.Item[Any]] = [
+            game_button(
+                game_id,
+                "take",
+                viewer.t("bue.panel.card_n", position=position + 1),
+                f"{stamp(view)}.{give}.{partner}.{position}",
+                emoji="🃏",
+            )
+            for position, slot in enumerate(view["hands"][partner])
+            if not slot["revealed"]
+        ]
+        items.append(
+            game_button(
+                game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
+            )
+        )
+        await replace_panel(
+            interaction,
+            viewer.t("bue.panel.take", name=viewer.name(partner)),
+            view=Rendered([], None, items).view(),
+        )
+
+    async def _play(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        build: Any,
+    ) -> None:
+        """Play a move checked against the panel's stamp, then show the player what happened to them."""
+
+        def action(table: Table, seat: int) -> JSON:
+            self._check_stamp(table.game.view(seat), parts)
+            return build(table, seat)
+
+        async def answer(table: Table, events: list[Event]) -> None:
+            seat = table.seat_of(interaction.user.id)
+            viewer = table.viewer(seat, language(interaction))
+            lines = [
+                line for e in events if e.visible_to(seat) and e.seats if (line := self.describe(e, viewer))
+            ]
+            await replace_panel(interaction, "\n".join(lines) or viewer.t("common.done"), view=None)
+
+        await service.act(interaction, game_id, action, answer)
+
+    async def _exchange_with_deck(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        await self._play(
+            service, interaction, game_id, parts, lambda t, s: {"type": "deck", "give": int(parts[2])}
+        )
+
+    async def _swap(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        give, partner, take = (int(p) for p in parts[2:5])
+        await self._play(
+            service,
+            interaction,
+            game_id,
+            parts,
+            lambda t, s: {"type": "swap", "give": give, "target": partner, "take": take},
+        )
+
+    async def _open_reveal(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        table, seat, view = await self._my_decision(service, interaction, game_id, "reveal")
+        viewer = self._viewer(table, seat, interaction)
+        select = game_select(
+            game_id,
+            "reveal_card",
+            viewer.t("bue.panel.reveal_placeholder"),
+            self._card_options(view, viewer),
+            stamp(view),
+        )
+        hand = self.hand(view, viewer, game_id)
+        await reply(
+            interaction,
+            viewer.t("bue.panel.reveal"),
+            embeds=hand.embeds,
+            file=hand.file,
+            view=Rendered([], None, [select]).view(),
+        )
+
+    async def _reveal(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        position = int(values[0])
+
+        async def answer(table: Table, events: list[Event]) -> None:
+            viewer = table.viewer(table.seat_of(interaction.user.id), language(interaction))
+            await replace_panel(
+                interaction, viewer.t("bue.panel.reveal_done", position=position + 1), view=None
+            )
+
+        def action(table: Table, seat: int) -> JSON:
+            self._check_stamp(table.game.view(seat), parts)
+            return {"type": "reveal", "position": position}
+
+        await service.act(interaction, game_id, action, answer)
+
+    async def _shuffle(
+        self,
+        service: TableService,
+        interaction: discord.Interaction,
+        game_id: int,
+        parts: list[str],
+        values: list[str],
+    ) -> None:
+        async def answer(table: Table, events: list[Event]) -> None:
+            seat = table.seat_of(interaction.user.id)
+            assert seat is not None
+            hand = self.hand(table.game.view(seat), table.viewer(seat, language(interaction)), game_id)
+            await replace_panel(interaction, embeds=hand.embeds, file=hand.file, view=hand.view())
+
+        await service.act(interaction, game_id, {"type": "shuffle"}, answer)
+
+
+ADAPTER = BueAdapter()
+
+
+async def setup(bot: GameBot) -> None:
+    group = game_group(bot, ADAPTER)
+
+    @group.command(name="start", description=described("bue.cmd.start"))
+    @app_commands.describe(
+        target=described("cmd.option.target"), turn_timeout=described("cmd.option.turn_timeout")
+    )
+    async def start(
+        interaction: discord.Interaction,
+        target: app_commands.Range[int, 10, 1000] | None = None,
+        turn_timeout: str | None = None,
+    ) -> None:
+        await bot.lobbies.open(interaction, ADAPTER, {"target": target}, turn_timeout)
+
+    bot.register(ADAPTER, group)

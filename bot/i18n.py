@@ -1,0 +1,130 @@
+"""One translation layer for every game: English, Italian and French.
+
+Catalogues live in ``bot/locales/<namespace>.json`` as ``{key: {"en": ..., "it": ..., "fr": ...}}``
+with ``str.format`` placeholders. The language follows the user's Discord locale, English
+otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = ("en", "it", "fr")
+DEFAULT_LANGUAGE = "en"
+LOCALES_DIR = Path(__file__).with_name("locales")
+
+
+def language_of(locale: discord.Locale | str | None) -> str:
+    """'it' for any Italian locale, 'fr' for French, English for everything else."""
+    code = str(locale.value if isinstance(locale, discord.Locale) else locale or "").lower()
+    prefix = code.split("-")[0]
+    return prefix if prefix in LANGUAGES else DEFAULT_LANGUAGE
+
+
+class _KeepMissing(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class Catalog:
+    def __init__(self, messages: Mapping[str, Mapping[str, str]]) -> None:
+        self.messages = dict(messages)
+
+    @classmethod
+    def load(cls, directory: Path = LOCALES_DIR) -> Catalog:
+        messages: dict[str, Mapping[str, str]] = {}
+        for path in sorted(directory.glob("*.json")):
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+            clash = set(messages) & set(loaded)
+            if clash:
+                raise ValueError(f"{path.name} defines keys already defined elsewhere: {sorted(clash)[:5]}")
+            messages.update(loaded)
+        return cls(messages)
+
+    def has(self, key: str) -> bool:
+        return key in self.messages
+
+    def text(self, language: str, key: str, **params: Any) -> str:
+        entry = self.messages.get(key)
+        if entry is None:
+            log.warning("missing translation key %s", key)
+            return key
+        template = entry.get(language) or entry[DEFAULT_LANGUAGE]
+        # A missing parameter shows as {name} rather than failing the whole reply.
+        return template.format_map(_KeepMissing(params))
+
+
+CATALOG = Catalog.load()
+
+
+def t(language: str, key: str, **params: Any) -> str:
+    return CATALOG.text(language, key, **params)
+
+
+class CommandTranslator(app_commands.Translator):
+    """Localises command names' descriptions: a locale_str carries its catalogue key in ``key``."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
+        key = string.extras.get("key")
+        language = language_of(locale)
+        if key is None or language == DEFAULT_LANGUAGE or not CATALOG.has(key):
+            return None
+        return CATALOG.text(language, key)
+
+
+def described(key: str) -> app_commands.locale_str:
+    """A command or option description, English by default and translated by key."""
+    return app_commands.locale_str(CATALOG.text(DEFAULT_LANGUAGE, key), key=key)
+
+
+def duration_text(language: str, seconds: int) -> str:
+    """A turn timeout as players say it: '1 d 2 h', '30 min'."""
+    days, rest = divmod(max(0, seconds), 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [
+        t(language, key, count=count)
+        for key, count in (("common.days", days), ("common.hours", hours), ("common.minutes", minutes))
+        if count
+    ]
+    return " ".join(parts) or t(language, "common.minutes", count=0)
+
+
+def parse_duration(text: str) -> int:
+    """'24h', '90m', '2d 3h', '45' (minutes) -> seconds; ValueError when unreadable."""
+    units = {"d": 86400, "g": 86400, "j": 86400, "h": 3600, "m": 60, "min": 60}
+    total = 0
+    number = ""
+    cleaned = text.strip().lower().replace(" ", "")
+    if cleaned.isdigit():
+        return int(cleaned) * 60
+    index = 0
+    while index < len(cleaned):
+        char = cleaned[index]
+        if char.isdigit():
+            number += char
+            index += 1
+            continue
+        unit = "min" if cleaned.startswith("min", index) else char
+        if unit not in units or not number:
+            raise ValueError(text)
+        total += int(number) * units[unit]
+        number = ""
+        index += len(unit)
+    if number:
+        raise ValueError(text)
+    return total

@@ -1,0 +1,221 @@
+"""Opening a game: the lobby message with Join, Leave, Begin and Cancel, shared by every game."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.adapter import GameAdapter, component_view
+from bot.i18n import duration_text, language_of, parse_duration, t
+from bot.replies import language
+from bot.store import ChannelBusy, GameRow, SeatRow
+from bot.tables import plan_timers
+from games.core import GameError
+
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
+DEFAULT_TIMEOUT = 24 * 3600
+MIN_TIMEOUT = 60
+MAX_TIMEOUT = 7 * 24 * 3600
+
+
+def turn_timeout_seconds(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = parse_duration(text)
+    except ValueError:
+        raise GameError("error.timeout_unreadable", text=text) from None
+    if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
+        raise GameError("error.timeout_range")
+    return seconds
+
+
+def message_url(row: GameRow) -> str:
+    return f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{row.message_id or ''}"
+
+
+def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], lang: str) -> discord.Embed:
+    engine = adapter.engine
+    embed = discord.Embed(
+        title=t(lang, "lobby.title", game=t(lang, f"{adapter.name}.title")),
+        description=t(lang, "lobby.description", minimum=engine.min_players, maximum=engine.max_players),
+        colour=adapter.colour,
+    )
+    players = "\n".join(
+        f"{seat.seat + 1}. <@{seat.user_id}>" + (" 👑" if seat.user_id == row.host_id else "")
+        for seat in seats
+    )
+    embed.add_field(
+        name=t(lang, "lobby.players", count=len(seats), maximum=engine.max_players),
+        value=players or "—",
+        inline=False,
+    )
+    settings = [t(lang, f"option.{name}", value=value) for name, value in row.options.items()]
+    settings.append(t(lang, "lobby.timeout", duration=duration_text(lang, row.turn_timeout)))
+    embed.add_field(name=t(lang, "lobby.settings"), value="\n".join(settings), inline=False)
+    return embed
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d+):(?P<move>[a-z]+)"
+):
+    MOVES: tuple[tuple[str, discord.ButtonStyle, str], ...] = (
+        ("join", discord.ButtonStyle.success, "✋"),
+        ("leave", discord.ButtonStyle.secondary, "🚪"),
+        ("begin", discord.ButtonStyle.primary, "▶️"),
+        ("cancel", discord.ButtonStyle.danger, "✖️"),
+    )
+
+    def __init__(
+        self,
+        game_id: int,
+        move: str,
+        label: str = "",
+        style: discord.ButtonStyle | None = None,
+        emoji: str | None = None,
+    ) -> None:
+        self.game_id = game_id
+        self.move = move
+        super().__init__(
+            discord.ui.Button(
+                label=label or move,
+                style=style or discord.ButtonStyle.secondary,
+                emoji=emoji,
+                custom_id=f"lobby:{game_id}:{move}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GameBot = interaction.client  # type: ignore[assignment]
+        await bot.guard(interaction, bot.lobbies.handle(interaction, self.game_id, self.move))
+
+
+def lobby_view(game_id: int, lang: str) -> discord.ui.View:
+    return component_view(
+        [
+            LobbyButton(game_id, move, t(lang, f"lobby.{move}"), style, emoji)
+            for move, style, emoji in LobbyButton.MOVES
+        ]
+    )
+
+
+class Lobbies:
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        adapter: GameAdapter,
+        options: Mapping[str, int | None],
+        turn_timeout: str | None,
+        players: Sequence[tuple[int, str, str]] = (),
+    ) -> None:
+        """Open a lobby in the interaction's channel, or say which game already runs there."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise GameError("error.guild_only")
+        resolved = adapter.engine.resolve_options({k: v for k, v in options.items() if v is not None})
+        timeout = turn_timeout_seconds(turn_timeout)
+        channel_lang = language_of(interaction.guild_locale or interaction.locale)
+        user = interaction.user
+        try:
+            game_id = await self.bot.store.create_lobby(
+                kind=adapter.name,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=user.id,
+                host_name=user.display_name,
+                host_locale=str(interaction.locale),
+                locale=channel_lang,
+                options=resolved,
+                turn_timeout=timeout,
+                seed=self.bot.seed_source(),
+                now=discord.utils.utcnow().timestamp(),
+                players=players,
+            )
+        except ChannelBusy as busy:
+            game = t(language(interaction), f"{busy.game.kind}.title")
+            raise GameError("error.channel_busy", game=game, url=message_url(busy.game)) from None
+        row = await self.bot.store.game(game_id)
+        seats = await self.bot.store.seats(game_id)
+        await interaction.response.send_message(
+            embed=lobby_embed(adapter, row, seats, channel_lang), view=lobby_view(game_id, channel_lang)
+        )
+        message = await interaction.original_response()
+        await self.bot.store.set_message(game_id, message.id)
+
+    async def handle(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
+        async with self.bot.tables.lock(game_id):
+            row = await self.bot.store.game(game_id)
+            if row is None or row.status != "lobby":
+                raise GameError("error.lobby_closed")
+            adapter = self.bot.adapters[row.kind]
+            seats = await self.bot.store.seats(game_id)
+            user = interaction.user
+            seated = any(seat.user_id == user.id for seat in seats)
+            if move == "join":
+                if seated:
+                    raise GameError("error.already_joined")
+                if len(seats) >= adapter.engine.max_players:
+                    raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
+                await self.bot.store.join(game_id, user.id, user.display_name, str(interaction.locale))
+            elif move == "leave":
+                if not seated:
+                    raise GameError("error.not_in_lobby")
+                if user.id == row.host_id:
+                    raise GameError("error.host_cannot_leave")
+                await self.bot.store.leave_lobby(game_id, user.id)
+            elif move == "begin":
+                if user.id != row.host_id:
+                    raise GameError("error.host_only")
+                if len(seats) < adapter.engine.min_players:
+                    raise GameError("error.not_enough_players", minimum=adapter.engine.min_players)
+                await self._begin(interaction, row, adapter, seats)
+                return
+            elif move == "cancel":
+                await self.bot.tables.abort(interaction, game_id)
+                return
+            seats = await self.bot.store.seats(game_id)
+            await interaction.response.edit_message(
+                embed=lobby_embed(adapter, row, seats, language_of(row.locale))
+            )
+
+    async def _begin(
+        self, interaction: discord.Interaction, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]
+    ) -> None:
+        game, events = adapter.engine.begin(len(seats), row.options, row.seed)
+        tables = self.bot.tables
+        now = discord.utils.utcnow().timestamp()
+        await self.bot.store.start(
+            row.id, game.to_json(), plan_timers(game.to_act(), [], row.turn_timeout, now)
+        )
+        self.bot.timers.poke()
+        await interaction.response.defer()
+        await tables.publish(await tables.load(row.id), events, {}, show_hands=True)
+
+    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        row = await self.bot.store.game(game_id)
+        if row is None:
+            raise GameError("error.game_not_running")
+        seats = await self.bot.store.seats(game_id)
+        if not any(seat.user_id == interaction.user.id for seat in seats):
+            raise GameError("error.not_a_player")
+        players = [(seat.user_id, seat.name, seat.locale) for seat in seats if not seat.gone]
+        await self.open(
+            interaction,
+            self.bot.adapters[row.kind],
+            row.options,
+            f"{row.turn_timeout // 60}m",
+            players=players,
+        )

@@ -1,0 +1,68 @@
+"""Answering interactions: one place for ephemeral replies and for turning errors into them."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.i18n import language_of, t
+from games.core import GameError
+
+log = logging.getLogger(__name__)
+
+
+def language(interaction: discord.Interaction) -> str:
+    return language_of(interaction.locale)
+
+
+async def reply(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    embeds: list[discord.Embed] | None = None,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+    ephemeral: bool = True,
+) -> None:
+    """Answer whether or not the interaction was already deferred or answered."""
+    kwargs: dict[str, Any] = {"content": content, "embeds": embeds or [], "ephemeral": ephemeral}
+    if file is not None:
+        kwargs["file"] = file
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def replace(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    embeds: list[discord.Embed] | None = None,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Replace the message a component sits on (an ephemeral panel, most often)."""
+    kwargs: dict[str, Any] = {"content": content, "embeds": embeds or [], "view": view}
+    kwargs["attachments"] = [file] if file is not None else []
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """A GameError becomes an ephemeral message in the user's language; anything else is logged."""
+    if isinstance(error, GameError):
+        text = "⚠️ " + t(language(interaction), error.key, **error.params)
+    else:
+        log.error("unexpected error in interaction %s", interaction.data, exc_info=error)
+        text = t(language(interaction), "error.unexpected")
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException:
+        log.warning("could not tell the user about an error", exc_info=True)

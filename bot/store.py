@@ -1,0 +1,462 @@
+"""All SQL of the bot: one SQLite file through aiosqlite.
+
+The database is the truth. Every accepted action is appended to the game's action log
+and the new state committed in one transaction, before the bot answers anyone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+# Numbered migrations: index i brings the schema from user_version i to i + 1.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        host_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'aborted')),
+        options TEXT NOT NULL,
+        turn_timeout INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        message_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_game_per_channel ON games (channel_id)
+        WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_by_status ON games (status);
+
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        total INTEGER NOT NULL DEFAULT 0,
+        gone INTEGER NOT NULL DEFAULT 0,
+        dm_notice_sent INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id)
+    );
+
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        by_timeout INTEGER NOT NULL DEFAULT 0,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, number)
+    );
+
+    CREATE TABLE timers (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire')),
+        decision TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seat, kind)
+    );
+    CREATE INDEX timers_by_due ON timers (due_at);
+
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX results_by_board ON results (guild_id, kind);
+    """,
+)
+
+OPEN_STATUSES = ("lobby", "running")
+
+
+class ChannelBusy(Exception):
+    """The channel already has an open game."""
+
+    def __init__(self, game: GameRow) -> None:
+        super().__init__(game.id)
+        self.game = game
+
+
+class StaleVersion(Exception):
+    """Someone else changed the game first (a double click, a race with a timer)."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    options: dict[str, int]
+    turn_timeout: int
+    locale: str
+    seed: int
+    state: dict[str, Any] | None
+    version: int
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    locale: str
+    total: int
+    gone: bool
+    dm_notice_sent: bool
+
+
+@dataclass(frozen=True)
+class TimerRow:
+    game_id: int
+    seat: int
+    kind: str
+    decision: str
+    due_at: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Commit:
+    """Everything one accepted action changes, written together."""
+
+    seat: int
+    action: dict[str, Any]
+    state: dict[str, Any]
+    totals: Sequence[int]
+    timers: Sequence[tuple[int, str, str, float]]  # (seat, kind, decision, due_at)
+    by_timeout: bool = False
+    finished: bool = False
+    winner: int | None = None
+    gone: Iterable[int] = ()
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        kind=row["kind"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_id=row["host_id"],
+        status=row["status"],
+        options=json.loads(row["options"]),
+        turn_timeout=row["turn_timeout"],
+        locale=row["locale"],
+        seed=row["seed"],
+        state=json.loads(row["state"]) if row["state"] else None,
+        version=row["version"],
+        message_id=row["message_id"],
+    )
+
+
+def _seat(row: aiosqlite.Row) -> SeatRow:
+    return SeatRow(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        locale=row["locale"],
+        total=row["total"],
+        gone=bool(row["gone"]),
+        dm_notice_sent=bool(row["dm_notice_sent"]),
+    )
+
+
+class Store:
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        # One connection is shared by every coroutine: the lock keeps one coroutine's
+        # statements out of another's transaction.
+        self._lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        async with self._lock:
+            await self._db.execute(sql, parameters)
+
+    async def _rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self._db.execute(sql, parameters) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _value(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        rows = await self._rows(sql, parameters)
+        return rows[0][0] if rows else None
+
+    @classmethod
+    async def open(cls, path: str) -> Store:
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        connection.row_factory = aiosqlite.Row
+        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"):
+            async with connection.execute(f"PRAGMA {pragma}") as cursor:
+                await cursor.fetchall()
+        store = cls(connection)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            # The version bump runs in the same transaction as the migration.
+            await self._db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+
+    async def schema_version(self) -> int:
+        return int(await self._value("PRAGMA user_version") or 0)
+
+    # ------------------------------------------------------------------ games
+
+    async def open_game_in(self, channel_id: int) -> GameRow | None:
+        rows = await self._rows(
+            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
+        )
+        return _game(rows[0]) if rows else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        rows = await self._rows("SELECT * FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    async def running_games(self) -> list[GameRow]:
+        return [
+            _game(row) for row in await self._rows("SELECT * FROM games WHERE status = 'running' ORDER BY id")
+        ]
+
+    async def create_lobby(
+        self,
+        *,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        host_locale: str,
+        locale: str,
+        options: dict[str, int],
+        turn_timeout: int,
+        seed: int,
+        now: float,
+        players: Sequence[tuple[int, str, str]] = (),
+    ) -> int:
+        """A new lobby with the host seated (and, for a rematch, the other players)."""
+        busy = await self.open_game_in(channel_id)
+        if busy:
+            raise ChannelBusy(busy)
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
+                " locale, seed, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    host_id,
+                    json.dumps(options),
+                    turn_timeout,
+                    locale,
+                    seed,
+                    now,
+                    now,
+                ),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            seated = [(host_id, host_name, host_locale)]
+            seated += [player for player in players if player[0] != host_id]
+            await db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, name, locale) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seat, *player) for seat, player in enumerate(seated)],
+            )
+        return game_id
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        return [
+            _seat(row)
+            for row in await self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        ]
+
+    async def join(self, game_id: int, user_id: int, name: str, locale: str) -> None:
+        await self._write(
+            "INSERT INTO seats (game_id, seat, user_id, name, locale)"
+            " SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ? FROM seats WHERE game_id = ?",
+            (game_id, user_id, name, locale, game_id),
+        )
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            # Keep seats dense so join order stays seating order.
+            await db.execute(
+                "UPDATE seats SET seat = (SELECT COUNT(*) FROM seats AS earlier"
+                " WHERE earlier.game_id = seats.game_id AND earlier.seat < seats.seat) WHERE game_id = ?",
+                (game_id,),
+            )
+
+    async def remember_locale(self, game_id: int, user_id: int, locale: str) -> None:
+        await self._write(
+            "UPDATE seats SET locale = ? WHERE game_id = ? AND user_id = ?", (locale, game_id, user_id)
+        )
+
+    async def mark_dm_notice(self, game_id: int, seat: int) -> None:
+        await self._write(
+            "UPDATE seats SET dm_notice_sent = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+        )
+
+    async def start(
+        self, game_id: int, state: dict[str, Any], timers: Sequence[tuple[int, str, str, float]]
+    ) -> None:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET status = 'running', state = ?, version = 1"
+                " WHERE id = ? AND status = 'lobby'",
+                (json.dumps(state), game_id),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion(game_id)
+            await self._write_timers(db, game_id, timers)
+
+    async def end(self, game_id: int, status: str) -> None:
+        """Close a lobby or a running game without a result (cancelled, aborted)."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+    async def commit(self, game: GameRow, change: Commit, now: float) -> int:
+        """Append the action, save the new state, totals and timers; returns the new version.
+
+        Raises StaleVersion, changing nothing, if the game moved on since ``game`` was read.
+        """
+        async with self._transaction() as db:
+            version = game.version + 1
+            cursor = await db.execute(
+                "UPDATE games SET state = ?, version = ?, updated_at = ?, status = ?"
+                " WHERE id = ? AND version = ? AND status = 'running'",
+                (
+                    json.dumps(change.state),
+                    version,
+                    now,
+                    "finished" if change.finished else "running",
+                    game.id,
+                    game.version,
+                ),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion(game.id)
+            await db.execute(
+                "INSERT INTO actions (game_id, number, seat, action, by_timeout, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, version - 1, change.seat, json.dumps(change.action), int(change.by_timeout), now),
+            )
+            await db.executemany(
+                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
+                [(total, game.id, seat) for seat, total in enumerate(change.totals)],
+            )
+            await db.executemany(
+                "UPDATE seats SET gone = 1 WHERE game_id = ? AND seat = ?",
+                [(game.id, seat) for seat in change.gone],
+            )
+            await self._write_timers(db, game.id, change.timers)
+            if change.finished and change.winner is not None:
+                await db.execute(
+                    "INSERT INTO results (game_id, guild_id, kind, user_id, name, points, won, finished_at)"
+                    " SELECT ?, ?, ?, user_id, name, total, seat = ?, ? FROM seats WHERE game_id = ?",
+                    (game.id, game.guild_id, game.kind, change.winner, now, game.id),
+                )
+        return version
+
+    async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
+        rows = await self._rows(
+            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
+        )
+        return [(row["seat"], json.loads(row["action"])) for row in rows]
+
+    # ------------------------------------------------------------------ timers
+
+    @staticmethod
+    async def _write_timers(
+        db: aiosqlite.Connection, game_id: int, timers: Sequence[tuple[int, str, str, float]]
+    ) -> None:
+        await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            "INSERT INTO timers (game_id, seat, kind, decision, due_at) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, *timer) for timer in timers],
+        )
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self._rows("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
+        return [TimerRow(**dict(row)) for row in rows]
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        rows = await self._rows("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at", (now,))
+        return [TimerRow(**dict(row)) for row in rows]
+
+    async def next_due(self) -> float | None:
+        return await self._value("SELECT MIN(due_at) FROM timers")
+
+    async def drop_timer(self, timer: TimerRow) -> None:
+        await self._write(
+            "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?",
+            (timer.game_id, timer.seat, timer.kind),
+        )
+
+    # ------------------------------------------------------------------ leaderboards
+
+    async def leaderboard(self, guild_id: int, kind: str | None, limit: int = 10) -> list[Standing]:
+        rows = await self._rows(
+            "SELECT user_id, (SELECT name FROM results AS latest WHERE latest.user_id = results.user_id"
+            " AND latest.guild_id = results.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
+            " COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points"
+            " FROM results WHERE guild_id = ? AND (? IS NULL OR kind = ?)"
+            " GROUP BY user_id ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
+            (guild_id, kind, kind, limit),
+        )
+        return [
+            Standing(row["user_id"], row["name"], row["games"], row["wins"], row["points"]) for row in rows
+        ]

@@ -1,0 +1,65 @@
+"""One loop runs every due reminder and expiry; the due times live in the database."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.store import Store, TimerRow
+
+log = logging.getLogger(__name__)
+
+
+class TimerService:
+    """Sleeps until the earliest due timer, runs what is due, and repeats.
+
+    ``poke`` after any change to the timers: a sleeping loop is restarted so it sees an
+    earlier deadline; a busy one re-reads the table before it sleeps again.
+    """
+
+    def __init__(self, store: Store, fire: Callable[[TimerRow], Awaitable[None]]) -> None:
+        self._store = store
+        self._fire = fire
+        self._task: asyncio.Task[None] | None = None
+        self._sleeping = False
+        self._changes = 0
+
+    def poke(self) -> None:
+        self._changes += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="game-timers")
+        elif self._sleeping:
+            self._task.cancel()
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="game-timers")
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            seen = self._changes
+            now = discord.utils.utcnow().timestamp()
+            for timer in await self._store.due_timers(now):
+                try:
+                    await self._fire(timer)
+                except Exception:
+                    log.exception("timer %s failed; dropping it", timer)
+                    await self._store.drop_timer(timer)
+            due = await self._store.next_due()
+            if self._changes != seen:
+                continue
+            if due is None:
+                return
+            delay = due - discord.utils.utcnow().timestamp()
+            if delay <= 0:
+                continue
+            self._sleeping = True
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self._sleeping = False

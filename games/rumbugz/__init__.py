@@ -1,0 +1,5 @@
+"""RumBugz rules engine."""
+
+from games.rumbugz.engine import RumBugz
+
+__all__ = ["RumBugz"]

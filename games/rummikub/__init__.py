@@ -1,0 +1,5 @@
+"""Rummikub: tiles, the rules engine and the solver that lays tiles on the table."""
+
+from games.rummikub.engine import Rummikub
+
+__all__ = ["Rummikub"]

@@ -1,0 +1,881 @@
+"""Rummikub solver: lay a player's tiles on the table, and find the best play of a rack.
+
+Pure functions over tile codes (see ``games.rummikub.tiles``); a table is a sequence of
+sets, each a sequence of codes.
+
+How it works. Every question is one exact search: "split these forced tiles, plus any of
+these optional tiles, into valid sets; score the optional tiles laid, then the existing
+sets left as they were". It walks the numbers 1..13 (the classical dynamic programme for
+Rummikub, cf. den Hertog & Hulshof's ILP and the run-length DP of van Rijn, Takes & Vis).
+After each number, per colour, the state holds the lengths (0, 1, 2, or "3 or more") of
+the runs still open, and which existing runs are being kept whole; a run of 1 or 2 must
+go on, a run of 3+ may end. The tiles of a number that no run takes form groups, which
+only depend on how many tiles each colour gives (0, 1 or 2) and on the jokers joining
+them. Jokers placed so far are part of the state. Two open runs per colour suffice
+without jokers (two copies of each tile); a third is allowed when jokers are in play.
+
+The walk is depth first, best move first, with a memo of the best score that reached
+each state, and branch and bound: a state is dropped when even laying every optional
+tile still ahead and keeping every set still ahead could not beat the best split found.
+Moves one colour can make are pruned when another move gives runs that can do all it
+can (a run of 3+ may go on or stop) with no less score. So the first greedy split is
+usually the best one, and proving it takes few more states.
+
+Keeping existing sets is part of the score, below the tiles: laying named tiles keeps as
+many sets as possible, exactly, and the best play does the same among the best plays.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from itertools import permutations, product
+
+from games.core import GameError
+from games.rummikub.tiles import (
+    COLOURS,
+    COPIES,
+    HIGHEST,
+    INITIAL_MELD_MINIMUM,
+    JOKER,
+    JOKER_RACK_VALUE,
+    LOWEST,
+    MAX_GROUP_SIZE,
+    MIN_SET_SIZE,
+    arranged,
+    colour_of,
+    is_joker,
+    is_valid_set,
+    number_of,
+)
+
+Table = Sequence[Sequence[str]]
+
+_COLOUR_COUNT = len(COLOURS)
+_KINDS = _COLOUR_COUNT * HIGHEST
+_LONG_RUN = 3  # "3 or more": the run may end here
+_RUN_LENGTHS = _LONG_RUN + 1
+_JOKER_REACH = 2  # a joker in a run is at most two numbers away from a real tile of that run
+_NONE = -(1 << 62)
+# Score weights: a set kept counts 1; a tile laid outweighs every set kept; its rack value
+# (or, for the value objective, its count) breaks ties between equal tile counts.
+_KEEP = 1
+_TILE_FIRST = 64 * 1024
+_VALUE_FIRST = 64 * 256
+_VALUE_TIE = 64
+_STATE_BITS = 12  # bits per colour state id in a packed key
+_KEEP_BUDGET = 3000  # states the search for the fewest broken sets may expand before settling
+
+
+class Objective(Enum):
+    TILES = "tiles"
+    VALUE = "value"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A table after a play: the tiles laid from the rack and every set on the table.
+
+    ``changed`` lists the indexes in ``table`` of sets that are new or were changed;
+    ``broken`` counts the sets of the old table that did not stay as they were.
+    """
+
+    tiles: tuple[str, ...]
+    table: tuple[tuple[str, ...], ...]
+    changed: tuple[int, ...]
+    broken: int
+    meld_value: int = 0
+
+
+def _index(code: str) -> int:
+    return COLOURS.index(colour_of(code)) * HIGHEST + number_of(code) - LOWEST
+
+
+def _code(colour: int, number: int) -> str:
+    return f"{COLOURS[colour]}{number}"
+
+
+def _counts(tiles: Sequence[str]) -> tuple[list[int], int]:
+    counts = [0] * _KINDS
+    for code in tiles:
+        if not is_joker(code):
+            counts[_index(code)] += 1
+    return counts, sum(1 for code in tiles if is_joker(code))
+
+
+# ---------------------------------------------------------------------------- runs
+
+
+Plan = tuple[tuple[bool, ...], int]  # per open run (state order): goes on?; runs started
+
+
+@cache
+def _run_states(slots: int) -> tuple[tuple[int, ...], ...]:
+    """Open-run lengths of one colour, longest first (0 = no run); index 0 is "no run"."""
+    return tuple(
+        sorted({tuple(sorted(combo, reverse=True)) for combo in product(range(_RUN_LENGTHS), repeat=slots)})
+    )
+
+
+@cache
+def _run_moves(slots: int) -> tuple[tuple[tuple[tuple[int, Plan], ...], ...], ...]:
+    """[state][tiles given to runs] -> the (next state, plan) pairs, one plan per next state."""
+    states = _run_states(slots)
+    index = {state: position for position, state in enumerate(states)}
+    table = []
+    for state in states:
+        by_count: list[dict[int, Plan]] = [{} for _ in range(slots + 1)]
+        choices = [
+            (True,) if 0 < length < _LONG_RUN else (True, False) if length else (False,) for length in state
+        ]
+        for goes_on in product(*choices):
+            for started in range(state.count(0) + 1):
+                lengths = [min(length + 1, _LONG_RUN) for length, on in zip(state, goes_on) if on] + [
+                    1
+                ] * started
+                following = tuple(sorted(lengths + [0] * (slots - len(lengths)), reverse=True))
+                by_count[sum(goes_on) + started].setdefault(index[following], (goes_on, started))
+        table.append(tuple(tuple(moves.items()) for moves in by_count))
+    return tuple(table)
+
+
+@cache
+def _closable(slots: int) -> frozenset[int]:
+    return frozenset(
+        i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state)
+    )
+
+
+@cache
+def _run_dominance(slots: int) -> frozenset[tuple[int, int]]:
+    """(a, b) when run state a can do all that b can: a run of 3+ may go on or end, so it beats any slot."""
+    states = _run_states(slots)
+    return frozenset(
+        (a, b)
+        for a, strong in enumerate(states)
+        for b, weak in enumerate(states)
+        if a != b
+        and any(all(x in (_LONG_RUN, y) for x, y in zip(strong, order)) for order in permutations(weak))
+    )
+
+
+@cache
+def _stronger_states(slots: int, state: int) -> tuple[int, ...]:
+    return tuple(a for a, b in _run_dominance(slots) if b == state)
+
+
+FreeMove = tuple[int, int, int, int, tuple]  # next run state, jokers, score gain, meld value, plan
+
+
+@cache
+def _free_moves(
+    state: int,
+    slots: int,
+    forced: int,
+    optional: int,
+    tile_weight: int,
+    joker_gain: int,
+    meld_number: int,
+    joker_room: int,
+) -> dict[int, tuple[FreeMove, ...]]:
+    """One colour's moves at one number from a run state, by tiles given to groups.
+
+    Moves another move beats (stronger runs, same jokers, no less score or meld value)
+    are left out.
+    """
+    moves = _run_moves(slots)[state]
+    found: dict[tuple[int, int, int, int], FreeMove] = {}
+    for laid in range(forced, forced + optional + 1):
+        for run_jokers in range(joker_room + 1):
+            for in_runs in range(max(0, laid - COPIES), laid + 1):
+                if in_runs + run_jokers > slots:
+                    continue
+                gain = (laid - forced) * tile_weight + run_jokers * joker_gain
+                meld = (laid + run_jokers) * meld_number
+                for new_state, plan in moves[in_runs + run_jokers]:
+                    slot = (laid - in_runs, new_state, run_jokers, meld)
+                    if slot not in found or found[slot][2] < gain:
+                        found[slot] = (
+                            new_state,
+                            run_jokers,
+                            gain,
+                            meld,
+                            (plan, laid - forced, in_runs, run_jokers),
+                        )
+    beats = _run_dominance(slots)
+    by_groups: dict[int, tuple[FreeMove, ...]] = {}
+    for (in_groups, *_), move in found.items():
+        if not any(
+            other is not move
+            and given == in_groups
+            and other[1] == move[1]
+            and other[2] >= move[2]
+            and other[3] >= move[3]
+            and (other[0] == move[0] or (other[0], move[0]) in beats)
+            for (given, *_), other in found.items()
+        ):
+            by_groups[in_groups] = (*by_groups.get(in_groups, ()), move)
+    return {given: tuple(sorted(moves, key=lambda move: -move[2])) for given, moves in by_groups.items()}
+
+
+# -------------------------------------------------------------------------- groups
+
+
+@cache
+def _group_split(copies: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], ...] | None:
+    """Groups (colour indexes, -1 = joker) for the group tiles of one number, or None.
+
+    ``copies[c]`` tiles of colour c and ``jokers`` jokers; every group has 3-4 tiles of
+    different colours and at least one real tile.
+    """
+    if not any(copies):
+        return () if jokers == 0 else None
+    first = next(c for c, n in enumerate(copies) if n)
+    others = [c for c in range(first + 1, _COLOUR_COUNT) if copies[c]]
+    for size in range(MIN_SET_SIZE, MAX_GROUP_SIZE + 1):
+        for group_jokers in range(min(jokers, size - 1) + 1):
+            for mates in _subsets(others, size - 1 - group_jokers):
+                left = list(copies)
+                for colour in (first, *mates):
+                    left[colour] -= 1
+                rest = _group_split(tuple(left), jokers - group_jokers)
+                if rest is not None:
+                    return ((first, *mates) + (-1,) * group_jokers, *rest)
+    return None
+
+
+def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
+    if size == 0:
+        yield ()
+        return
+    for position, item in enumerate(items):
+        for rest in _subsets(items[position + 1 :], size - 1):
+            yield (item, *rest)
+
+
+@cache
+def _group_choices(
+    available: tuple[frozenset[int], ...], jokers: int
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Tiles each colour can give to the groups of one number, with the jokers joining them."""
+    return tuple(
+        (given, group_jokers)
+        for given in product(*(sorted(options) for options in available))
+        for group_jokers in range(jokers + 1)
+        if _group_split(given, group_jokers) is not None
+    )
+
+
+# ----------------------------------------------------------------- existing sets
+
+
+@dataclass(frozen=True)
+class _Existing:
+    """An existing set the search may keep whole: where its tiles sit."""
+
+    tiles: tuple[str, ...]
+    colour: int  # a run's colour; -1 for a group
+    first: int
+    last: int
+    jokers_at: tuple[int, ...]  # numbers a run's jokers stand for
+    group_colours: tuple[int, ...] = ()
+
+    @property
+    def jokers(self) -> int:
+        return self.tiles.count(JOKER)
+
+
+def _existing(tiles: Sequence[str]) -> _Existing:
+    real = [code for code in tiles if not is_joker(code)]
+    if len({number_of(code) for code in real}) == 1 and len({colour_of(code) for code in real}) == len(real):
+        number = number_of(real[0])
+        colours = tuple(COLOURS.index(colour_of(code)) for code in real)
+        return _Existing(tuple(tiles), -1, number, number, (), colours)
+    order = list(tiles)
+    start = number_of(real[0]) - order.index(real[0])
+    if (
+        not all(is_joker(code) or number_of(code) == start + i for i, code in enumerate(order))
+        or start < LOWEST
+    ):
+        order = arranged(tiles)
+        start = next(number_of(code) - i for i, code in enumerate(order) if not is_joker(code))
+    jokers_at = tuple(start + i for i, code in enumerate(order) if is_joker(code))
+    return _Existing(
+        tuple(tiles), COLOURS.index(colour_of(real[0])), start, start + len(order) - 1, jokers_at
+    )
+
+
+# ---------------------------------------------------------------------- the search
+
+
+@dataclass(frozen=True)
+class _Problem:
+    forced: tuple[int, ...]  # tiles that must be laid, by kind (existing sets' tiles included)
+    optional: tuple[int, ...]  # tiles that may be laid, by kind
+    forced_jokers: int
+    optional_jokers: int
+    tile_weight: tuple[int, ...]  # score of each optional tile laid, by kind
+    joker_weight: int  # score of each optional joker laid
+    joker_number_weight: tuple[int, ...]  # score of a joker standing for number n
+    meld_minimum: int  # the sets must be worth this much (initial meld), 0 = no minimum
+    existing: tuple[_Existing, ...]  # sets that may be kept whole
+
+
+@dataclass(frozen=True)
+class _Split:
+    score: int
+    used: tuple[str, ...]  # optional tiles laid
+    sets: tuple[tuple[str, ...], ...]  # the new sets
+    kept: frozenset[int]  # existing sets left whole, by position
+
+
+@dataclass(frozen=True)
+class _GroupKeep:
+    kept: tuple[int, ...]  # existing groups kept at this number
+    taken: tuple[int, ...]  # real tiles they hold, per colour
+    jokers: int
+
+
+class _Search:
+    """One depth-first branch and bound over the numbers; see the module docstring."""
+
+    def __init__(self, problem: _Problem, budget: int | None = None) -> None:
+        self.problem = problem
+        self.budget = budget  # states to expand before settling for the best split found
+        self.jokers = problem.forced_jokers + problem.optional_jokers
+        self.slots = 2 if self.jokers == 0 else 3
+        present = [problem.forced[k] + problem.optional[k] for k in range(_KINDS)]
+        reach = _JOKER_REACH if self.jokers else 0
+        near = [
+            [
+                any(
+                    present[c * HIGHEST + m - LOWEST]
+                    for m in range(max(LOWEST, n - reach), min(HIGHEST, n + reach) + 1)
+                )
+                for n in range(LOWEST, HIGHEST + 1)
+            ]
+            for c in range(_COLOUR_COUNT)
+        ]
+        self.joker_room = [
+            [min(self.jokers, self.slots) if near[c][n - 1] else 0 for n in range(LOWEST, HIGHEST + 1)]
+            for c in range(_COLOUR_COUNT)
+        ]
+        # A number needs a step when some colour has tiles near it or had near the number before.
+        self.numbers = [
+            n
+            for n in range(LOWEST, HIGHEST + 1)
+            if any(near[c][n - 1] or (n > LOWEST and near[c][n - 2]) for c in range(_COLOUR_COUNT))
+        ]
+        self.runs_starting: dict[tuple[int, int], tuple[int, ...]] = {}
+        groups_at: dict[int, list[int]] = {}
+        for position, existing in enumerate(problem.existing):
+            if existing.colour < 0:
+                groups_at.setdefault(existing.first, []).append(position)
+            else:
+                key = (existing.colour, existing.first)
+                self.runs_starting[key] = (*self.runs_starting.get(key, ()), position)
+        self.group_keeps = {number: self._group_keeps(groups) for number, groups in groups_at.items()}
+        self.colour_states: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+        self.colour_state_ids: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
+        self.move_cache: dict[
+            tuple[int, int, int, int], dict[int, list[tuple[int, int, int, int, tuple]]]
+        ] = {}
+        self.bound = self._bounds()
+        self.memo: dict[int, int] = {}
+        self.children: dict[int, list[tuple[int, int, tuple]]] = {}
+        self.path: list[tuple] = []
+        self.best_score = _NONE
+        self.best_path: list[tuple] = []
+        self.best_key = 0
+
+    def _group_keeps(self, groups: list[int]) -> tuple[_GroupKeep, ...]:
+        choices = []
+        for size in range(len(groups), -1, -1):
+            for kept in _subsets(groups, size):
+                taken = [0] * _COLOUR_COUNT
+                for position in kept:
+                    for colour in self.problem.existing[position].group_colours:
+                        taken[colour] += 1
+                jokers = sum(self.problem.existing[position].jokers for position in kept)
+                choices.append(_GroupKeep(kept, tuple(taken), jokers))
+        return tuple(choices)
+
+    def _bounds(self) -> list[int]:
+        """bound[i]: the most score the numbers from self.numbers[i] on can still add."""
+        problem = self.problem
+        ahead = [0] * (len(self.numbers) + 1)
+        for i in range(len(self.numbers) - 1, -1, -1):
+            number = self.numbers[i]
+            tiles = sum(
+                problem.optional[c * HIGHEST + number - LOWEST]
+                * problem.tile_weight[c * HIGHEST + number - LOWEST]
+                for c in range(_COLOUR_COUNT)
+            )
+            kept = sum(len(self.runs_starting.get((c, number), ())) for c in range(_COLOUR_COUNT))
+            kept += len(self.group_keeps[number][0].kept) if number in self.group_keeps else 0
+            ahead[i] = ahead[i + 1] + tiles + kept * _KEEP
+        jokers = problem.optional_jokers * problem.joker_weight + self.jokers * max(
+            problem.joker_number_weight
+        )
+        return [value + jokers for value in ahead]
+
+    def run(self) -> _Split | None:
+        self._visit(0, 0, 0)
+        if self.best_score == _NONE:
+            return None
+        return self._rebuild()
+
+    def _visit(self, step: int, key: int, score: int) -> None:
+        if step == len(self.numbers):
+            total = self._final_score(key, score)
+            if total is not None and total > self.best_score:
+                self.best_score, self.best_path, self.best_key = total, list(self.path), key
+            return
+        if score + self.bound[step] <= self.best_score:
+            return
+        memo_key = key * 16 + step
+        if self.memo.get(memo_key, _NONE) >= score or self._beaten(key, step, score):
+            return
+        self.memo[memo_key] = score
+        children = self.children.get(memo_key)
+        if children is None:
+            if self.budget is not None:
+                if self.budget <= 0 and self.best_score > _NONE:
+                    return
+                self.budget -= 1
+            children = self.children[memo_key] = self._children(step, key)
+        for new_key, gain, decision in children:
+            self.path.append(decision)
+            self._visit(step + 1, new_key, score + gain)
+            self.path.pop()
+
+    def _beaten(self, key: int, step: int, score: int) -> bool:
+        """Whether a state already explored can do all this one can (stronger runs in one colour) with no less score."""
+        mask = (1 << _STATE_BITS) - 1
+        for colour in range(_COLOUR_COUNT):
+            shift = _STATE_BITS * colour
+            free_state, locked = self.colour_states[(key >> shift) & mask]
+            for stronger in _stronger_states(self.slots, free_state):
+                rival = self.colour_state_ids.get((stronger, locked))
+                if rival is not None:
+                    rival_key = (key & ~(mask << shift)) | rival << shift
+                    if self.memo.get(rival_key * 16 + step, _NONE) >= score:
+                        return True
+        return False
+
+    def _children(self, step: int, key: int) -> list[tuple[int, int, tuple]]:
+        number = self.numbers[step]
+        problem = self.problem
+        jokers = self.jokers
+        mask = (1 << _STATE_BITS) - 1
+        states = [(key >> (_STATE_BITS * c)) & mask for c in range(_COLOUR_COUNT)]
+        used = (key >> (_STATE_BITS * _COLOUR_COUNT)) & 3
+        meld = key >> (_STATE_BITS * _COLOUR_COUNT + 2)
+        meld_minimum = problem.meld_minimum
+        joker_gain = problem.joker_number_weight[number]
+        best: dict[int, tuple[int, tuple]] = {}
+        for keep in self.group_keeps.get(number, (_GroupKeep((), (0,) * _COLOUR_COUNT, 0),)):
+            jokers_left = jokers - used - keep.jokers
+            if jokers_left < 0:
+                continue
+            moves = [self._colour_moves(c, number, states[c], keep.taken[c]) for c in range(_COLOUR_COUNT)]
+            if not all(moves):
+                continue
+            first, second, third, fourth = moves
+            available = (frozenset(first), frozenset(second), frozenset(third), frozenset(fourth))
+            base_score = len(keep.kept) * _KEEP
+            for (g0, g1, g2, g3), group_jokers in _group_choices(available, jokers_left):
+                budget = jokers_left - group_jokers
+                base_jokers = jokers - budget
+                base_meld = meld + group_jokers * number
+                group_score = base_score + group_jokers * joker_gain
+                for s0, j0, p0, m0, i0 in first[g0]:
+                    if j0 > budget:
+                        break
+                    for s1, j1, p1, m1, i1 in second[g1]:
+                        if j0 + j1 > budget:
+                            break
+                        for s2, j2, p2, m2, i2 in third[g2]:
+                            if j0 + j1 + j2 > budget:
+                                break
+                            for s3, j3, p3, m3, i3 in fourth[g3]:
+                                if j0 + j1 + j2 + j3 > budget:
+                                    break
+                                new_meld = min(meld_minimum, base_meld + m0 + m1 + m2 + m3)
+                                new_key = (
+                                    s0
+                                    | s1 << _STATE_BITS
+                                    | s2 << (2 * _STATE_BITS)
+                                    | s3 << (3 * _STATE_BITS)
+                                    | (base_jokers + j0 + j1 + j2 + j3) << (4 * _STATE_BITS)
+                                    | new_meld << (4 * _STATE_BITS + 2)
+                                )
+                                gain = group_score + p0 + p1 + p2 + p3
+                                if new_key not in best or best[new_key][0] < gain:
+                                    best[new_key] = (
+                                        gain,
+                                        (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3)),
+                                    )
+        return sorted(
+            ((new_key, gain, decision) for new_key, (gain, decision) in best.items()),
+            key=lambda child: -child[1],
+        )
+
+    def _colour_moves(
+        self, colour: int, number: int, state_id: int, group_taken: int
+    ) -> dict[int, list[tuple[int, int, int, int, tuple]]]:
+        """One colour's moves at a number: which starting runs to keep whole, then the free tiles' moves."""
+        cache_key = (colour, number, state_id, group_taken)
+        if cache_key in self.move_cache:
+            return self.move_cache[cache_key]
+        problem = self.problem
+        kind = colour * HIGHEST + number - LOWEST
+        free_state, locked = self.colour_states[state_id]
+        locked = tuple(position for position in locked if problem.existing[position].last >= number)
+        starting = self.runs_starting.get((colour, number), ())
+        moves: dict[int, list[tuple[int, int, int, int, tuple]]] = {}
+        for size in range(len(starting), -1, -1):
+            for kept in _subsets(starting, size):
+                now_locked = tuple(sorted(locked + kept))
+                locked_jokers = sum(
+                    1 for position in now_locked if number in problem.existing[position].jokers_at
+                )
+                free_forced = problem.forced[kind] - group_taken - (len(now_locked) - locked_jokers)
+                if free_forced < 0:
+                    continue
+                free = _free_moves(
+                    free_state,
+                    self.slots,
+                    free_forced,
+                    problem.optional[kind],
+                    problem.tile_weight[kind],
+                    problem.joker_number_weight[number],
+                    number if problem.meld_minimum else 0,
+                    self.joker_room[colour][number - 1],
+                )
+                for given, free_moves in free.items():
+                    for new_free, run_jokers, gain, meld, plan in free_moves:
+                        new_id = self._state_id(new_free, now_locked)
+                        moves.setdefault(given, []).append(
+                            (new_id, run_jokers + locked_jokers, gain + len(kept) * _KEEP, meld, (plan, kept))
+                        )
+        for options in moves.values():
+            options.sort(key=lambda move: (move[1], -move[2]))
+        self.move_cache[cache_key] = moves
+        return moves
+
+    def _state_id(self, free_state: int, locked: tuple[int, ...]) -> int:
+        state = (free_state, locked)
+        if state not in self.colour_state_ids:
+            self.colour_state_ids[state] = len(self.colour_states)
+            self.colour_states.append(state)
+        return self.colour_state_ids[state]
+
+    def _final_score(self, key: int, score: int) -> int | None:
+        problem = self.problem
+        mask = (1 << _STATE_BITS) - 1
+        used = (key >> (_STATE_BITS * _COLOUR_COUNT)) & 3
+        meld = key >> (_STATE_BITS * _COLOUR_COUNT + 2)
+        if used < problem.forced_jokers or meld < problem.meld_minimum:
+            return None
+        closable = _closable(self.slots)
+        if any(
+            self.colour_states[(key >> (_STATE_BITS * c)) & mask][0] not in closable
+            for c in range(_COLOUR_COUNT)
+        ):
+            return None
+        return score + (used - problem.forced_jokers) * problem.joker_weight
+
+    def _rebuild(self) -> _Split:
+        problem = self.problem
+        runs: list[list[list[str]]] = [[] for _ in range(_COLOUR_COUNT)]  # open runs, longest first
+        sets: list[tuple[str, ...]] = []
+        used: list[str] = []
+        kept: set[int] = set()
+        for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, self.best_path):
+            kept.update(keep.kept)
+            for colour, (((goes_on, started), optional_laid, in_runs, run_jokers), kept_runs) in enumerate(
+                colour_moves
+            ):
+                kept.update(kept_runs)
+                code = _code(colour, number)
+                used += [code] * optional_laid
+                pieces = [code] * in_runs + [JOKER] * run_jokers
+                still_open = []
+                for run, on in zip(runs[colour], goes_on):
+                    if on:
+                        still_open.append([*run, pieces.pop()])
+                    elif run:
+                        sets.append(tuple(run))
+                still_open += [[pieces.pop()] for _ in range(started)]
+                runs[colour] = sorted(still_open, key=lambda run: -min(len(run), _LONG_RUN))
+            groups = _group_split(given, group_jokers) or ()
+            sets += [tuple(JOKER if c < 0 else _code(c, number) for c in group) for group in groups]
+        sets += [tuple(run) for colour_runs in runs for run in colour_runs]
+        jokers = sum(s.count(JOKER) for s in sets) + sum(problem.existing[p].jokers for p in kept)
+        used += [JOKER] * (jokers - problem.forced_jokers)
+        return _Split(self.best_score, tuple(used), tuple(sets), frozenset(kept))
+
+
+def _split(
+    forced: Sequence[str],
+    optional: Sequence[str] = (),
+    *,
+    existing: Table = (),
+    objective: Objective = Objective.TILES,
+    meld_minimum: int = 0,
+    joker_number_weight: tuple[int, ...] = (0,) * (HIGHEST + 1),
+    budget: int | None = None,
+) -> _Split | None:
+    """The best split of ``forced`` (which holds the tiles of ``existing``) plus some of ``optional``."""
+    optional = _placeable(forced, optional)
+    if _homeless(forced, Counter(forced) + Counter(optional)) is not None:
+        return None
+    forced_counts, forced_jokers = _counts(forced)
+    optional_counts, optional_jokers = _counts(optional)
+    tile_value = [number for _ in COLOURS for number in range(LOWEST, HIGHEST + 1)]
+    if objective is Objective.TILES:
+        weights = [_TILE_FIRST + value * _VALUE_TIE for value in tile_value]
+        joker_weight = _TILE_FIRST + JOKER_RACK_VALUE * _VALUE_TIE
+    else:
+        weights = [value * _VALUE_FIRST + _VALUE_TIE for value in tile_value]
+        joker_weight = JOKER_RACK_VALUE * _VALUE_FIRST + _VALUE_TIE
+    problem = _Problem(
+        forced=tuple(forced_counts),
+        optional=tuple(optional_counts),
+        forced_jokers=forced_jokers,
+        optional_jokers=optional_jokers,
+        tile_weight=tuple(weights),
+        joker_weight=joker_weight,
+        joker_number_weight=joker_number_weight,
+        meld_minimum=meld_minimum,
+        existing=tuple(_existing(s) for s in existing),
+    )
+    return _Search(problem, budget).run()
+
+
+def can_split(tiles: Sequence[str]) -> bool:
+    """Whether these tiles, all of them, form valid sets."""
+    return _split(tiles) is not None
+
+
+# ------------------------------------------------------------------- explanations
+
+
+def _fits_somewhere(code: str, pool: Counter[str]) -> bool:
+    """Whether some valid set holds ``code`` with other tiles of ``pool`` (which holds it too)."""
+    if is_joker(code):
+        return sum(pool.values()) >= MIN_SET_SIZE
+    jokers = pool[JOKER]
+    colour, number = colour_of(code), number_of(code)
+    group_mates = sum(1 for other in COLOURS if other != colour and pool[f"{other}{number}"])
+    if group_mates + jokers >= MIN_SET_SIZE - 1:
+        return True
+    for start in range(max(LOWEST, number - MIN_SET_SIZE + 1), min(number, HIGHEST - MIN_SET_SIZE + 1) + 1):
+        if (
+            sum(1 for n in range(start, start + MIN_SET_SIZE) if n != number and not pool[f"{colour}{n}"])
+            <= jokers
+        ):
+            return True
+    return False
+
+
+def _homeless(tiles: Sequence[str], pool: Counter[str]) -> str | None:
+    """The first of ``tiles`` that no valid set made from ``pool`` can hold, if any."""
+    return next((code for code in tiles if not _fits_somewhere(code, pool)), None)
+
+
+def _placeable(forced: Sequence[str], optional: Sequence[str]) -> list[str]:
+    """The optional tiles that may fit somewhere, dropping the others until none is left to drop."""
+    optional = list(optional)
+    while True:
+        pool = Counter(forced) + Counter(optional)
+        keep = [code for code in optional if _fits_somewhere(code, pool)]
+        if len(keep) == len(optional):
+            return optional
+        optional = keep
+
+
+# ------------------------------------------------------------------ the public API
+
+
+def lay_out_initial_meld(tiles: Sequence[str], table: Table = ()) -> Layout:
+    """The first play: ``tiles`` alone form new sets worth at least 30; the table is untouched."""
+    if not tiles:
+        raise GameError("rummikub.error.no_tiles")
+    homeless = _homeless(tiles, Counter(tiles))
+    if homeless is not None:
+        raise GameError("rummikub.error.meld_fits_nowhere", tile=homeless)
+    # A joker counts the number it stands for: let the search pick the numbers worth most.
+    split = _split(tiles, joker_number_weight=tuple(range(HIGHEST + 1)))
+    if split is None:
+        raise GameError("rummikub.error.meld_no_sets", tiles=list(tiles))
+    value = sum(number_of(code) for code in tiles if not is_joker(code)) + split.score
+    if value < INITIAL_MELD_MINIMUM:
+        raise GameError("rummikub.error.meld_too_low", value=value, minimum=INITIAL_MELD_MINIMUM)
+    old = tuple(tuple(s) for s in table)
+    return Layout(
+        tiles=tuple(tiles),
+        table=old + split.sets,
+        changed=tuple(range(len(old), len(old) + len(split.sets))),
+        broken=0,
+        meld_value=value,
+    )
+
+
+def lay_out(table: Table, tiles: Sequence[str]) -> Layout:
+    """Add ``tiles`` to the table, rearranging it and changing as few sets as possible.
+
+    Raises a GameError saying why when no valid table holds every old tile and these.
+    """
+    if not tiles:
+        raise GameError("rummikub.error.no_tiles")
+    old_tiles = [code for s in table for code in s]
+    homeless = _homeless(tiles, Counter(old_tiles) + Counter(tiles))
+    if homeless is not None:
+        raise GameError("rummikub.error.fits_nowhere", tile=homeless)
+    whole = _split([*old_tiles, *tiles])
+    if whole is None:
+        best = _split(old_tiles, tiles)
+        playable = list(best.used) if best is not None else []
+        if playable:
+            raise GameError("rummikub.error.no_layout_partial", tiles=list(tiles), playable=playable)
+        raise GameError("rummikub.error.no_layout", tiles=list(tiles))
+    return _fewest_changes(table, tiles, whole.sets)
+
+
+def _fewest_changes(table: Table, tiles: Sequence[str], whole: Sequence[tuple[str, ...]]) -> Layout:
+    """The layout breaking the fewest existing sets, given one valid split ``whole`` of everything.
+
+    Sets are tried in rings around the new tiles: the sets that could share a set with
+    them, then their neighbours, and so on. A set ``depth`` rings away can only be broken
+    together with a set of every ring before it, so a best split of the first ``depth``
+    rings that breaks at most ``depth + 1`` sets cannot be beaten.
+    """
+    sets = [tuple(s) for s in table]
+    rings = _rings(sets, tiles)
+    fallback = _kept_as_rebuilt(sets, whole)
+    best: tuple[frozenset[int], tuple[tuple[str, ...], ...]] = (
+        fallback,
+        _leftover(whole, [sets[p] for p in fallback]),
+    )
+    for depth in range(1, max(rings, default=0) + 1):
+        candidates = [p for p, ring in enumerate(rings) if ring <= depth]
+        pool = [*tiles, *(code for p in candidates for code in sets[p])]
+        split = _split(pool, existing=[sets[p] for p in candidates], budget=_KEEP_BUDGET)
+        if split is None:
+            continue
+        kept = frozenset(p for p in range(len(sets)) if rings[p] > depth) | {
+            candidates[i] for i in split.kept
+        }
+        if len(kept) > len(best[0]):
+            best = (kept, split.sets)
+        if len(candidates) - len(split.kept) <= depth + 1:
+            break
+    return _layout(table, tiles, *best)
+
+
+def _kept_as_rebuilt(sets: list[tuple[str, ...]], split: Sequence[tuple[str, ...]]) -> frozenset[int]:
+    """The existing sets that ``split`` happens to rebuild (same tiles)."""
+    rebuilt = Counter(tuple(sorted(s)) for s in split)
+    kept = set()
+    for position, s in enumerate(sets):
+        if rebuilt[tuple(sorted(s))]:
+            rebuilt[tuple(sorted(s))] -= 1
+            kept.add(position)
+    return frozenset(kept)
+
+
+def _leftover(
+    split: Sequence[tuple[str, ...]], kept: Sequence[tuple[str, ...]]
+) -> tuple[tuple[str, ...], ...]:
+    """``split`` without one copy of each of ``kept`` (compared as tiles)."""
+    remove = Counter(tuple(sorted(s)) for s in kept)
+    left = []
+    for s in split:
+        if remove[tuple(sorted(s))]:
+            remove[tuple(sorted(s))] -= 1
+        else:
+            left.append(s)
+    return tuple(left)
+
+
+def _rings(sets: list[tuple[str, ...]], tiles: Sequence[str]) -> list[int]:
+    """How many steps each set is from the new tiles, a step joining two sets whose tiles
+    could meet in one set (a joker, the same number, or the same colour with a gap jokers
+    can fill); sets that can never be reached get 0 and are always kept.
+    """
+    gap = 1 + sum(s.count(JOKER) for s in sets) + list(tiles).count(JOKER)
+
+    def meet(first: Sequence[str], second: Sequence[str]) -> bool:
+        if JOKER in first or JOKER in second:
+            return True
+        return any(
+            number_of(a) == number_of(b)
+            or (colour_of(a) == colour_of(b) and abs(number_of(a) - number_of(b)) <= gap)
+            for a in first
+            for b in second
+        )
+
+    ring = [0] * len(sets)
+    frontier: list[Sequence[str]] = [tiles]
+    depth = 0
+    while frontier:
+        depth += 1
+        reached = [p for p, s in enumerate(sets) if not ring[p] and any(meet(s, other) for other in frontier)]
+        for p in reached:
+            ring[p] = depth
+        frontier = [sets[p] for p in reached]
+    return [r if r else len(sets) + 1 for r in ring]
+
+
+def _layout(
+    table: Table, tiles: Sequence[str], kept: frozenset[int], new_sets: Sequence[tuple[str, ...]]
+) -> Layout:
+    """The new table: kept sets in their old order, then the new ones."""
+    old = [tuple(s) for position, s in enumerate(table) if position in kept]
+    layout = Layout(
+        tiles=tuple(tiles),
+        table=tuple(old) + tuple(new_sets),
+        changed=tuple(range(len(old), len(old) + len(new_sets))),
+        broken=len(table) - len(old),
+    )
+    before = Counter(code for s in table for code in s) + Counter(tiles)
+    after = Counter(code for s in layout.table for code in s)
+    # Never lose or copy a tile, never leave a bad set: such a bug must not reach a table.
+    if before != after or not all(is_valid_set(s) for s in layout.table):
+        raise AssertionError(f"solver produced a wrong table: {layout}")
+    return layout
+
+
+def best_play(
+    rack: Sequence[str],
+    table: Table = (),
+    *,
+    initial_meld: bool = False,
+    objective: Objective = Objective.TILES,
+) -> Layout | None:
+    """The play laying the most tiles (or the most rack value, a joker counting 30), or None.
+
+    With ``initial_meld`` the table may not be touched and the new sets must be worth 30;
+    pass an empty table for what the rack alone can form. Among the best plays it keeps
+    as many existing sets as it can.
+    """
+    if initial_meld:
+        split = _split((), rack, objective=objective, meld_minimum=INITIAL_MELD_MINIMUM)
+        return lay_out_initial_meld(split.used, table) if split is not None and split.used else None
+    split = _split([code for s in table for code in s], rack, objective=objective)
+    if split is None or not split.used:
+        return None
+    return _fewest_changes(table, split.used, split.sets)
+
+
+def most_tiles(rack: Sequence[str], table: Table = (), *, initial_meld: bool = False) -> Layout | None:
+    return best_play(rack, table, initial_meld=initial_meld, objective=Objective.TILES)
+
+
+def highest_value(rack: Sequence[str], table: Table = (), *, initial_meld: bool = False) -> Layout | None:
+    return best_play(rack, table, initial_meld=initial_meld, objective=Objective.VALUE)
