@@ -102,6 +102,10 @@ class GameAdapter(ABC):
 
     engine: ClassVar[type[Game]]
     colour: ClassVar[discord.Colour]
+    # Event params holding a card/tile code (or a list of codes), shown through label().
+    code_params: ClassVar[frozenset[str]] = frozenset()
+    # Events shown as a results embed (see results()) rather than as a line of text.
+    embed_events: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def name(self) -> str:
@@ -115,16 +119,33 @@ class GameAdapter(ABC):
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         """One seat's private hand from that seat's view, with its private buttons."""
 
-    @abstractmethod
+    def label(self, code: str, viewer: Viewer) -> str:
+        """How a card or tile code reads in text."""
+        return code
+
+    def event_params(self, event: Event, viewer: Viewer) -> dict[str, Any]:
+        """Event params ready for a message: seats become names, codes become labels."""
+        params: dict[str, Any] = {}
+        for key, value in event.params.items():
+            if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
+                params[key] = viewer.name(value)
+            elif key in self.code_params and isinstance(value, str):
+                params[key] = self.label(value, viewer)
+            elif key in self.code_params and isinstance(value, list):
+                params[key] = " · ".join(self.label(code, viewer) for code in value)
+            else:
+                params[key] = value
+        return params
+
     def describe(self, event: Event, viewer: Viewer) -> str | None:
-        """One line telling ``viewer`` about the event, or None to say nothing."""
+        """One line telling ``viewer`` about the event, or None when an embed tells it."""
+        if event.key in self.embed_events:
+            return None
+        return viewer.t(event.key, **self.event_params(event, viewer))
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         """An embed for an end-of-game or end-of-match event, if the event is one."""
         return None
-
-    def is_match_end(self, event: Event) -> bool:
-        return event.key.endswith(".match_won") or event.key.endswith(".match_abandoned")
 
     @abstractmethod
     async def on_component(

@@ -49,6 +49,8 @@ def stamp(view: JSON) -> str:
 class BueAdapter(GameAdapter):
     engine = Bue
     colour = discord.Colour.from_rgb(40, 110, 200)
+    code_params = frozenset({"card", "gave", "received", "cards"})
+    embed_events = frozenset({"bue.event.game_scored", "bue.event.match_won"})
 
     # ------------------------------------------------------------------ drawing
 
@@ -220,29 +222,22 @@ class BueAdapter(GameAdapter):
 
     # ------------------------------------------------------------------ events
 
-    def describe(self, event: Event, viewer: Viewer) -> str | None:
-        if event.key in ("bue.event.game_scored", "bue.event.match_won"):
-            return None
-        params: dict[str, Any] = {}
-        for key, value in event.params.items():
-            if key == "seat" or key.endswith("_seat"):
-                params[key.removesuffix("_seat") if key != "seat" else "name"] = viewer.name(value)
-            elif key in ("card", "gave", "received"):
-                params[key] = card_label(value, viewer)
-            elif key == "cards" and isinstance(value, list):
-                params[key] = " · ".join(card_label(code, viewer) for code in value)
-            elif key == "cards" and isinstance(value, dict):
-                params[key] = ", ".join(
-                    f"{viewer.name(int(s))}: {card_label(c, viewer)}" for s, c in value.items()
-                )
-            else:
-                params[key] = value
-        if event.key == "bue.event.all_revealed":
-            params["hands"] = "\n".join(
-                f"**{viewer.name(int(s))}**: " + " · ".join(card_label(c, viewer) for c in codes)
-                for s, codes in event.params.items()
+    def label(self, code: str, viewer: Viewer) -> str:
+        return card_label(code, viewer)
+
+    def event_params(self, event: Event, viewer: Viewer) -> dict[str, Any]:
+        params = super().event_params(event, viewer)
+        if event.key == "bue.event.revealed":
+            params["cards"] = ", ".join(
+                f"{viewer.name(int(seat))}: {card_label(code, viewer)}"
+                for seat, code in event.params["cards"].items()
             )
-        return viewer.t(event.key, **params)
+        elif event.key == "bue.event.all_revealed":
+            params["hands"] = "\n".join(
+                f"**{viewer.name(int(seat))}**: " + " · ".join(card_label(code, viewer) for code in codes)
+                for seat, codes in event.params.items()
+            )
+        return params
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         if event.key == "bue.event.game_scored":

@@ -171,7 +171,7 @@ async def test_simultaneous_reveal_times_out_for_those_who_did_not_choose(simcor
     assert first not in driver.state().to_act()
     await simcord_env.advance_time(601)
     game = driver.state()
-    assert game.phase == "exchange" and game.round == 2 or game.game_number > 1
+    assert (game.phase == "exchange" and game.round == 2) or game.game_number > 1
     assert all(sum(slot.revealed for slot in hand) == 1 for hand in game.hands) or game.game_number > 1
 
 

@@ -5,7 +5,7 @@ The random players lean towards flipping, second, a tile that pairs with the fir
 with a good memory would), so a manche takes tens of actions rather than hundreds. Every action
 is checked for the 35 tiles; one playout in twenty also checks every view and event.
 
-The issue asks for 10,000 playouts; they take about 90 s of CPU, over this suite's budget, so
+The issue asks for 10,000 playouts; they take about 100 s of CPU, over this suite's budget, so
 the default is 2,000 and ``SERIEBUM_PLAYOUTS=10000`` runs the full set.
 """
 

@@ -1,0 +1,127 @@
+"""Timer planning, durations, and the translation layer."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import __main__ as bot_main
+from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, language_of, parse_duration, t
+from bot.store import TimerRow
+from bot.tables import plan_timers
+
+REVEAL = frozenset({"reveal"})
+EXCHANGE = frozenset({"deck", "swap"})
+
+
+def test_a_new_decision_gets_a_reminder_at_half_time_and_an_expiry():
+    assert plan_timers({2: EXCHANGE}, [], 3600, now=100.0) == [
+        (2, "remind", "deck,swap", 1900.0),
+        (2, "expire", "deck,swap", 3700.0),
+    ]
+
+
+def test_a_simultaneous_decision_keeps_its_deadline_and_a_sent_reminder_is_not_sent_again():
+    previous = [
+        TimerRow(1, 0, "expire", "reveal", 500.0),
+        TimerRow(1, 1, "expire", "reveal", 500.0),
+        TimerRow(1, 1, "remind", "reveal", 300.0),
+    ]
+    planned = plan_timers({0: REVEAL, 1: REVEAL}, previous, 3600, now=400.0)
+    assert planned == [
+        (0, "expire", "reveal", 500.0),
+        (1, "expire", "reveal", 500.0),
+        (1, "remind", "reveal", 300.0),
+    ]
+
+
+def test_a_changed_decision_restarts_the_clock():
+    previous = [TimerRow(1, 0, "expire", "reveal", 500.0)]
+    assert plan_timers({0: EXCHANGE}, previous, 60, now=400.0) == [
+        (0, "remind", "deck,swap", 430.0),
+        (0, "expire", "deck,swap", 460.0),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("24h", 86400),
+        ("90m", 5400),
+        ("2d 3h", 183600),
+        ("45", 2700),
+        ("1g", 86400),
+        ("2j", 172800),
+        ("30min", 1800),
+    ],
+)
+def test_durations_are_read_as_players_write_them(text, seconds):
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["soon", "h", "12x", "3h5"])
+def test_unreadable_durations_are_refused(text):
+    with pytest.raises(ValueError):
+        parse_duration(text)
+
+
+def test_languages_follow_the_discord_locale():
+    assert language_of(discord.Locale.italian) == "it"
+    assert language_of(discord.Locale.french) == "fr"
+    assert language_of("en-GB") == "en"
+    assert language_of(discord.Locale.german) == "en"
+    assert language_of(None) == "en"
+
+
+def test_every_text_exists_in_every_language_with_the_same_placeholders():
+    for path in sorted(LOCALES_DIR.glob("*.json")):
+        for key, entry in json.loads(path.read_text(encoding="utf-8")).items():
+            assert set(entry) == set(LANGUAGES), (path.name, key)
+            placeholders = {lang: set(re.findall(r"{(\w+)}", text)) for lang, text in entry.items()}
+            assert placeholders["it"] == placeholders["en"] == placeholders["fr"], (path.name, key)
+
+
+def test_every_key_the_code_names_is_translated():
+    sources = list(Path("bot").rglob("*.py")) + list(Path("games").rglob("*.py"))
+    named = set()
+    for source in sources:
+        named |= set(
+            re.findall(r'"((?:common|error|lobby|cmd|bue|option)\.[a-z_.]+[a-z])"', source.read_text())
+        )
+    # End-of-game events are shown as results embeds, not as a line of text.
+    embeds_only = {key for key in named if key.endswith((".game_scored", ".match_won"))}
+    missing = sorted(key for key in named - embeds_only if not CATALOG.has(key))
+    assert missing == []
+
+
+def test_errors_read_in_the_players_language():
+    assert t("it", "error.not_your_turn") != t("en", "error.not_your_turn") != t("fr", "error.not_your_turn")
+    assert "{" not in t("fr", "error.lobby_full", maximum=10)
+
+
+def test_without_a_token_the_bot_says_what_to_set_and_where(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path.cwd())}
+    run = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2
+    assert "DISCORD_TOKEN" in run.stderr and ".env" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_a_rejected_token_gives_a_clear_message(monkeypatch, capsys):
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    monkeypatch.setenv("DATABASE_PATH", ":memory:")
+
+    def rejected(self, token, **kwargs):
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(bot_main.GameBot, "run", rejected)
+    assert bot_main.main() == 2
+    assert "rejected the token" in capsys.readouterr().err
