@@ -60,6 +60,17 @@ def component_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
+@dataclass(frozen=True)
+class Click:
+    """A game's own button or select, as its adapter receives it."""
+
+    service: TableService
+    interaction: discord.Interaction
+    game_id: int
+    parts: list[str]
+    values: list[str]
+
+
 def game_button(
     game_id: int,
     name: str,

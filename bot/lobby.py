@@ -156,6 +156,10 @@ class Lobbies:
         await self.bot.store.set_message(game_id, message.id)
 
     async def handle(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
+        if move == "cancel":
+            # Closing a lobby is closing a game: abort takes the game's lock itself.
+            await self.bot.tables.abort(interaction, game_id)
+            return
         async with self.bot.tables.lock(game_id):
             row = await self.bot.store.game(game_id)
             if row is None or row.status != "lobby":
@@ -182,9 +186,6 @@ class Lobbies:
                 if len(seats) < adapter.engine.min_players:
                     raise GameError("error.not_enough_players", minimum=adapter.engine.min_players)
                 await self._begin(interaction, row, adapter, seats)
-                return
-            elif move == "cancel":
-                await self.bot.tables.abort(interaction, game_id)
                 return
             seats = await self.bot.store.seats(game_id)
             await interaction.response.edit_message(

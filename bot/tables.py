@@ -18,7 +18,7 @@ import discord
 from bot.adapter import GameAdapter, Rendered, Viewer, component_view, game_button
 from bot.i18n import duration_text, language_of, t
 from bot.replies import language, reply
-from bot.store import Commit, GameRow, SeatRow, StaleVersion, TimerRow
+from bot.store import Commit, GameRow, SeatRow, StaleVersion, Store, TimerRow
 from games.core import LEAVE, Event, Game, GameError, perform
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class TableService:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.bot.store
 
     def now(self) -> float:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.adapter import GameAdapter, Rendered, Viewer, game_button, game_select
+from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group
 from bot.i18n import described
 from bot.render import HIGHLIGHT, INK, MUTED, Canvas
@@ -292,118 +292,88 @@ class BueAdapter(GameAdapter):
         }
         if move not in flows:
             raise GameError("error.unknown_action")
-        await flows[move](service, interaction, game_id, arg.split(".") if arg else [], list(values))
+        await flows[move](Click(service, interaction, game_id, arg.split(".") if arg else [], list(values)))
 
-    async def _my_decision(
-        self, service: TableService, interaction: discord.Interaction, game_id: int, wanted: str
-    ) -> tuple[Table, int, JSON]:
-        table = await service.load(game_id)
-        seat = table.seat_of(interaction.user.id)
+    async def _my_decision(self, click: Click, wanted: str) -> tuple[Table, int, JSON, Viewer]:
+        table = await click.service.load(click.game_id)
+        seat = table.seat_of(click.interaction.user.id)
         if seat is None:
             raise GameError("error.not_a_player")
         if wanted not in table.game.to_act().get(seat, frozenset()):
             raise GameError("error.not_your_turn" if wanted != "reveal" else "bue.error.not_reveal_time")
-        return table, seat, table.game.view(seat)
+        return table, seat, table.game.view(seat), table.viewer(seat, language(click.interaction))
 
     @staticmethod
     def _check_stamp(view: JSON, parts: Sequence[str]) -> None:
         if not parts or ".".join(parts[:2]) != stamp(view):
             raise GameError("error.out_of_date")
 
-    def _viewer(self, table: Table, seat: int, interaction: discord.Interaction) -> Viewer:
-        return table.viewer(seat, language(interaction))
-
-    def _card_options(self, view: JSON, viewer: Viewer) -> list[discord.SelectOption]:
-        slots = view["hands"][view["me"]]
-        return [
+    async def _card_panel(self, click: Click, decision: str, move: str, prompt: str) -> None:
+        """A private panel: the player's hand and a menu of their hidden cards."""
+        _, _, view, viewer = await self._my_decision(click, decision)
+        options = [
             discord.SelectOption(
                 label=viewer.t("bue.panel.card_option", position=p + 1, card=card_label(s["card"], viewer)),
                 value=str(p),
             )
-            for p, s in enumerate(slots)
+            for p, s in enumerate(view["hands"][view["me"]])
             if not s["revealed"]
         ]
-
-    async def _open_exchange(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
-        table, seat, view = await self._my_decision(service, interaction, game_id, "deck")
-        viewer = self._viewer(table, seat, interaction)
-        select = game_select(
-            game_id,
-            "give",
-            viewer.t("bue.panel.give_placeholder"),
-            self._card_options(view, viewer),
-            stamp(view),
+        select = game_select(click.game_id, move, viewer.t(f"{prompt}_placeholder"), options, stamp(view))
+        hand = self.hand(view, viewer, click.game_id)
+        message = click.interaction.message
+        send = replace_panel if message is not None and message.flags.ephemeral else reply
+        await send(
+            click.interaction,
+            viewer.t(prompt),
+            embeds=hand.embeds,
+            file=hand.file,
+            view=component_view([select]),
         )
-        hand = self.hand(view, viewer, game_id)
-        panel = Rendered(hand.embeds, hand.file, [select])
-        content = viewer.t("bue.panel.give")
-        if interaction.message is not None and interaction.message.flags.ephemeral:
-            await replace_panel(interaction, content, embeds=panel.embeds, file=panel.file, view=panel.view())
-        else:
-            await reply(interaction, content, embeds=panel.embeds, file=panel.file, view=panel.view())
 
-    async def _choose_partner(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
-        table, seat, view = await self._my_decision(service, interaction, game_id, "deck")
-        self._check_stamp(view, parts)
-        give = int(values[0])
-        viewer = self._viewer(table, seat, interaction)
+    async def _open_exchange(self, click: Click) -> None:
+        await self._card_panel(click, "deck", "give", "bue.panel.give")
+
+    async def _open_reveal(self, click: Click) -> None:
+        await self._card_panel(click, "reveal", "reveal_card", "bue.panel.reveal")
+
+    async def _choose_partner(self, click: Click) -> None:
+        _, seat, view, viewer = await self._my_decision(click, "deck")
+        self._check_stamp(view, click.parts)
+        give = int(click.values[0])
         base = f"{stamp(view)}.{give}"
         deck_usable = view["deck"] > 0 or view["discard"] > 0
         items: list[discord.ui.Item[Any]] = [
             game_button(
-                game_id,
+                click.game_id,
                 "deck",
                 viewer.t("bue.panel.with_deck"),
                 base,
                 discord.ButtonStyle.primary,
-                "🂠",
+                "🃏",
                 disabled=not deck_usable,
             ),
         ]
-        for other in range(view["players"]):
-            if other != seat and view["active"][other]:
-                items.append(game_button(game_id, "partner", viewer.name(other)[:80], f"{base}.{other}"))
-        items.append(
-            game_button(
-                game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
-            )
-        )
+        items += [
+            game_button(click.game_id, "partner", viewer.name(other)[:80], f"{base}.{other}")
+            for other in range(view["players"])
+            if other != seat and view["active"][other]
+        ]
+        items.append(self._back_button(click, viewer))
         card = card_label(view["hands"][seat][give]["card"], viewer)
         await replace_panel(
-            interaction,
+            click.interaction,
             viewer.t("bue.panel.partner", position=give + 1, card=card),
-            view=Rendered([], None, items).view(),
+            view=component_view(items),
         )
 
-    async def _choose_taken_card(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
-        table, seat, view = await self._my_decision(service, interaction, game_id, "swap")
-        self._check_stamp(view, parts)
-        give, partner = int(parts[2]), int(parts[3])
-        viewer = self._viewer(table, seat, interaction)
+    async def _choose_taken_card(self, click: Click) -> None:
+        _, _, view, viewer = await self._my_decision(click, "swap")
+        self._check_stamp(view, click.parts)
+        give, partner = int(click.parts[2]), int(click.parts[3])
         items: list[discord.ui.Item[Any]] = [
             game_button(
-                game_id,
+                click.game_id,
                 "take",
                 viewer.t("bue.panel.card_n", position=position + 1),
                 f"{stamp(view)}.{give}.{partner}.{position}",
@@ -412,133 +382,65 @@ class BueAdapter(GameAdapter):
             for position, slot in enumerate(view["hands"][partner])
             if not slot["revealed"]
         ]
-        items.append(
-            game_button(
-                game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
-            )
-        )
+        items.append(self._back_button(click, viewer))
         await replace_panel(
-            interaction,
+            click.interaction,
             viewer.t("bue.panel.take", name=viewer.name(partner)),
-            view=Rendered([], None, items).view(),
+            view=component_view(items),
         )
 
-    async def _play(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        build: Any,
-    ) -> None:
-        """Play a move checked against the panel's stamp, then show the player what happened to them."""
+    @staticmethod
+    def _back_button(click: Click, viewer: Viewer) -> discord.ui.Button[Any]:
+        return game_button(
+            click.game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
+        )
+
+    async def _play(self, click: Click, move: JSON, done: Callable[[Viewer, list[str]], str]) -> None:
+        """Play a move checked against the panel's stamp, then tell the player what it did for them."""
 
         def action(table: Table, seat: int) -> JSON:
-            self._check_stamp(table.game.view(seat), parts)
-            return build(table, seat)
+            self._check_stamp(table.game.view(seat), click.parts)
+            return move
 
         async def answer(table: Table, events: list[Event]) -> None:
-            seat = table.seat_of(interaction.user.id)
-            viewer = table.viewer(seat, language(interaction))
-            lines = [
-                line for e in events if e.visible_to(seat) and e.seats if (line := self.describe(e, viewer))
+            seat = table.seat_of(click.interaction.user.id)
+            viewer = table.viewer(seat, language(click.interaction))
+            private = [
+                line for e in events if e.seats and e.visible_to(seat) if (line := self.describe(e, viewer))
             ]
-            await replace_panel(interaction, "\n".join(lines) or viewer.t("common.done"), view=None)
+            await replace_panel(click.interaction, done(viewer, private), view=None)
 
-        await service.act(interaction, game_id, action, answer)
+        await click.service.act(click.interaction, click.game_id, action, answer)
 
-    async def _exchange_with_deck(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
+    @staticmethod
+    def _what_happened(viewer: Viewer, private: list[str]) -> str:
+        return "\n".join(private) or viewer.t("common.done")
+
+    async def _exchange_with_deck(self, click: Click) -> None:
+        await self._play(click, {"type": "deck", "give": int(click.parts[2])}, self._what_happened)
+
+    async def _swap(self, click: Click) -> None:
+        give, partner, take = (int(p) for p in click.parts[2:5])
+        move = {"type": "swap", "give": give, "target": partner, "take": take}
+        await self._play(click, move, self._what_happened)
+
+    async def _reveal(self, click: Click) -> None:
+        position = int(click.values[0])
         await self._play(
-            service, interaction, game_id, parts, lambda t, s: {"type": "deck", "give": int(parts[2])}
+            click,
+            {"type": "reveal", "position": position},
+            lambda viewer, _: viewer.t("bue.panel.reveal_done", position=position + 1),
         )
 
-    async def _swap(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
-        give, partner, take = (int(p) for p in parts[2:5])
-        await self._play(
-            service,
-            interaction,
-            game_id,
-            parts,
-            lambda t, s: {"type": "swap", "give": give, "target": partner, "take": take},
-        )
-
-    async def _open_reveal(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
-        table, seat, view = await self._my_decision(service, interaction, game_id, "reveal")
-        viewer = self._viewer(table, seat, interaction)
-        select = game_select(
-            game_id,
-            "reveal_card",
-            viewer.t("bue.panel.reveal_placeholder"),
-            self._card_options(view, viewer),
-            stamp(view),
-        )
-        hand = self.hand(view, viewer, game_id)
-        await reply(
-            interaction,
-            viewer.t("bue.panel.reveal"),
-            embeds=hand.embeds,
-            file=hand.file,
-            view=Rendered([], None, [select]).view(),
-        )
-
-    async def _reveal(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
-        position = int(values[0])
-
+    async def _shuffle(self, click: Click) -> None:
         async def answer(table: Table, events: list[Event]) -> None:
-            viewer = table.viewer(table.seat_of(interaction.user.id), language(interaction))
-            await replace_panel(
-                interaction, viewer.t("bue.panel.reveal_done", position=position + 1), view=None
+            seat = table.seat_of(click.interaction.user.id)
+            hand = self.hand(
+                table.game.view(seat), table.viewer(seat, language(click.interaction)), click.game_id
             )
+            await replace_panel(click.interaction, embeds=hand.embeds, file=hand.file, view=hand.view())
 
-        def action(table: Table, seat: int) -> JSON:
-            self._check_stamp(table.game.view(seat), parts)
-            return {"type": "reveal", "position": position}
-
-        await service.act(interaction, game_id, action, answer)
-
-    async def _shuffle(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        parts: list[str],
-        values: list[str],
-    ) -> None:
-        async def answer(table: Table, events: list[Event]) -> None:
-            seat = table.seat_of(interaction.user.id)
-            assert seat is not None
-            hand = self.hand(table.game.view(seat), table.viewer(seat, language(interaction)), game_id)
-            await replace_panel(interaction, embeds=hand.embeds, file=hand.file, view=hand.view())
-
-        await service.act(interaction, game_id, {"type": "shuffle"}, answer)
+        await click.service.act(click.interaction, click.game_id, {"type": "shuffle"}, answer)
 
 
 ADAPTER = BueAdapter()
