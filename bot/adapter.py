@@ -7,7 +7,7 @@ own view for that seat's ephemeral and DM messages. The raw state never reaches 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -130,9 +130,18 @@ class GameAdapter(ABC):
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         """One seat's private hand from that seat's view, with its private buttons."""
 
+    def table_copy(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+        """The table for a reply that is never edited again (``/<game> table``): the table itself,
+        unless the game shows some faces only for a while (Serie Bum!'s flipped tiles)."""
+        return self.table(view, viewer, game_id)
+
     def label(self, code: str, viewer: Viewer) -> str:
         """How a card or tile code reads in text."""
         return code
+
+    def settings(self, options: Mapping[str, int], language: str) -> list[str]:
+        """The lobby's lines about the game's options."""
+        return [t(language, f"option.{name}", value=value) for name, value in options.items()]
 
     def event_params(self, event: Event, viewer: Viewer) -> dict[str, Any]:
         """Event params ready for a message: seats become names, codes become labels."""

@@ -24,7 +24,7 @@ from bot.timers import TimerService
 
 log = logging.getLogger(__name__)
 
-GAME_EXTENSIONS: tuple[str, ...] = ("bot.games.bue",)
+GAME_EXTENSIONS: tuple[str, ...] = ("bot.games.bue", "bot.games.seriebum", "bot.games.rummikub")
 
 
 class GameBot(commands.Bot):

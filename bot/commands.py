@@ -14,6 +14,17 @@ from games.core import GameError
 
 if TYPE_CHECKING:
     from bot.client import GameBot
+    from bot.tables import TableService
+
+
+async def game_here(
+    tables: TableService, interaction: discord.Interaction, kind: str, lobby_too: bool = False
+) -> int:
+    """The id of this channel's game of ``kind``; it must be running unless ``lobby_too``."""
+    row = await tables.game_in_channel(interaction.channel_id, kind)
+    if row.status != "running" and not lobby_too:
+        raise GameError("error.game_not_started")
+    return row.id
 
 
 def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
@@ -22,24 +33,19 @@ def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
         name=adapter.name, description=described(f"{adapter.name}.cmd.group"), guild_only=True
     )
     tables = bot.tables
-
-    async def game_here(interaction: discord.Interaction, lobby_too: bool = False) -> int:
-        row = await tables.game_in_channel(interaction.channel_id, adapter.name)
-        if row.status != "running" and not lobby_too:
-            raise GameError("error.game_not_started")
-        return row.id
+    kind = adapter.name
 
     @group.command(name="hand", description=described("cmd.hand"))
     async def hand(interaction: discord.Interaction) -> None:
-        await tables.show_hand(interaction, await game_here(interaction))
+        await tables.show_hand(interaction, await game_here(tables, interaction, kind))
 
     @group.command(name="table", description=described("cmd.table"))
     async def table(interaction: discord.Interaction) -> None:
-        await tables.show_table(interaction, await game_here(interaction))
+        await tables.show_table(interaction, await game_here(tables, interaction, kind))
 
     @group.command(name="score", description=described("cmd.score"))
     async def score(interaction: discord.Interaction) -> None:
-        await tables.show_score(interaction, await game_here(interaction))
+        await tables.show_score(interaction, await game_here(tables, interaction, kind))
 
     @group.command(name="rules", description=described("cmd.rules"))
     async def rules(interaction: discord.Interaction) -> None:
@@ -61,7 +67,7 @@ def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
 
     @group.command(name="abort", description=described("cmd.abort"))
     async def abort(interaction: discord.Interaction) -> None:
-        await tables.abort(interaction, await game_here(interaction, lobby_too=True))
+        await tables.abort(interaction, await game_here(tables, interaction, kind, lobby_too=True))
 
     return group
 

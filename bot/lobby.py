@@ -55,7 +55,7 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
         value=players or "—",
         inline=False,
     )
-    settings = [t(lang, f"option.{name}", value=value) for name, value in row.options.items()]
+    settings = adapter.settings(row.options, lang)
     settings.append(t(lang, "lobby.timeout", duration=duration_text(lang, row.turn_timeout)))
     embed.add_field(name=t(lang, "lobby.settings"), value="\n".join(settings), inline=False)
     return embed

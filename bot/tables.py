@@ -344,7 +344,10 @@ class TableService:
     async def show_table(self, interaction: discord.Interaction, game_id: int) -> None:
         table = await self.load(game_id)
         rendered = await asyncio.to_thread(
-            table.adapter.table, table.game.view(None), table.viewer(language=language(interaction)), game_id
+            table.adapter.table_copy,
+            table.game.view(None),
+            table.viewer(language=language(interaction)),
+            game_id,
         )
         await reply(
             interaction,

@@ -49,6 +49,7 @@ from games.rummikub.tiles import (
     colour_of,
     is_joker,
     is_valid_set,
+    meld_value,
     number_of,
 )
 
@@ -115,56 +116,45 @@ Plan = tuple[tuple[bool, ...], int]  # per open run (state order): goes on?; run
 @cache
 def _run_states(slots: int) -> tuple[tuple[int, ...], ...]:
     """Open-run lengths of one colour, longest first (0 = no run); index 0 is "no run"."""
-    return tuple(
-        sorted({tuple(sorted(combo, reverse=True)) for combo in product(range(_RUN_LENGTHS), repeat=slots)})
-    )
+    combos = product(range(_RUN_LENGTHS), repeat=slots)
+    return tuple(sorted({tuple(sorted(combo, reverse=True)) for combo in combos}))
 
 
 @cache
 def _run_moves(slots: int) -> tuple[tuple[tuple[tuple[int, Plan], ...], ...], ...]:
-    """[state][tiles given to runs] -> the (next state, plan) pairs, one plan per next state."""
+    """[state][tiles given to runs] -> (next state, plan), one plan per next state."""
     states = _run_states(slots)
     index = {state: position for position, state in enumerate(states)}
     table = []
     for state in states:
         by_count: list[dict[int, Plan]] = [{} for _ in range(slots + 1)]
-        choices = [
-            (True,) if 0 < length < _LONG_RUN else (True, False) if length else (False,) for length in state
-        ]
+        choices = [(True,) if 0 < n < _LONG_RUN else (True, False) if n else (False,) for n in state]
         for goes_on in product(*choices):
             for started in range(state.count(0) + 1):
-                lengths = [min(length + 1, _LONG_RUN) for length, on in zip(state, goes_on) if on] + [
-                    1
-                ] * started
-                following = tuple(sorted(lengths + [0] * (slots - len(lengths)), reverse=True))
-                by_count[sum(goes_on) + started].setdefault(index[following], (goes_on, started))
+                lengths = [min(n + 1, _LONG_RUN) for n, on in zip(state, goes_on) if on] + [1] * started
+                following = index[tuple(sorted(lengths + [0] * (slots - len(lengths)), reverse=True))]
+                by_count[sum(goes_on) + started].setdefault(following, (goes_on, started))
         table.append(tuple(tuple(moves.items()) for moves in by_count))
     return tuple(table)
 
 
 @cache
 def _closable(slots: int) -> frozenset[int]:
-    return frozenset(
-        i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state)
-    )
+    return frozenset(i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state))
 
 
 @cache
-def _run_dominance(slots: int) -> frozenset[tuple[int, int]]:
-    """(a, b) when run state a can do all that b can: a run of 3+ may go on or end, so it beats any slot."""
+def _stronger_states(slots: int) -> tuple[frozenset[int], ...]:
+    """[state] -> the states that can do all it can: a run of 3+ may go on or end, so it beats any run."""
     states = _run_states(slots)
-    return frozenset(
-        (a, b)
-        for a, strong in enumerate(states)
+    return tuple(
+        frozenset(
+            a
+            for a, strong in enumerate(states)
+            if a != b and any(all(x in (_LONG_RUN, y) for x, y in zip(strong, order)) for order in permutations(weak))
+        )
         for b, weak in enumerate(states)
-        if a != b
-        and any(all(x in (_LONG_RUN, y) for x, y in zip(strong, order)) for order in permutations(weak))
     )
-
-
-@cache
-def _stronger_states(slots: int, state: int) -> tuple[int, ...]:
-    return tuple(a for a, b in _run_dominance(slots) if b == state)
 
 
 FreeMove = tuple[int, int, int, int, tuple]  # next run state, jokers, score gain, meld value, plan
@@ -178,10 +168,11 @@ def _free_moves(
     optional: int,
     tile_weight: int,
     joker_gain: int,
-    meld_number: int,
+    number: int,
+    meld: bool,
     joker_room: int,
 ) -> dict[int, tuple[FreeMove, ...]]:
-    """One colour's moves at one number from a run state, by tiles given to groups.
+    """One colour's moves at one number from a run state, by tiles given to groups, fewest jokers first.
 
     Moves another move beats (stronger runs, same jokers, no less score or meld value)
     are left out.
@@ -194,45 +185,39 @@ def _free_moves(
                 if in_runs + run_jokers > slots:
                     continue
                 gain = (laid - forced) * tile_weight + run_jokers * joker_gain
-                meld = (laid + run_jokers) * meld_number
-                for new_state, plan in moves[in_runs + run_jokers]:
-                    slot = (laid - in_runs, new_state, run_jokers, meld)
+                meld_value = (laid + run_jokers) * number if meld else 0
+                for following, plan in moves[in_runs + run_jokers]:
+                    slot = (laid - in_runs, following, run_jokers, meld_value)
                     if slot not in found or found[slot][2] < gain:
-                        found[slot] = (
-                            new_state,
-                            run_jokers,
-                            gain,
-                            meld,
-                            (plan, laid - forced, in_runs, run_jokers),
-                        )
-    beats = _run_dominance(slots)
-    by_groups: dict[int, tuple[FreeMove, ...]] = {}
-    for (in_groups, *_), move in found.items():
+                        found[slot] = (following, run_jokers, gain, meld_value, (plan, laid - forced, in_runs))
+    stronger = _stronger_states(slots)
+    by_groups: dict[int, list[FreeMove]] = {}
+    for (given, *_), move in found.items():
         if not any(
             other is not move
-            and given == in_groups
+            and other_given == given
             and other[1] == move[1]
             and other[2] >= move[2]
             and other[3] >= move[3]
-            and (other[0] == move[0] or (other[0], move[0]) in beats)
-            for (given, *_), other in found.items()
+            and (other[0] == move[0] or other[0] in stronger[move[0]])
+            for (other_given, *_), other in found.items()
         ):
-            by_groups[in_groups] = (*by_groups.get(in_groups, ()), move)
-    return {given: tuple(sorted(moves, key=lambda move: -move[2])) for given, moves in by_groups.items()}
+            by_groups.setdefault(given, []).append(move)
+    return {given: tuple(sorted(moves, key=lambda move: (move[1], -move[2]))) for given, moves in by_groups.items()}
 
 
 # -------------------------------------------------------------------------- groups
 
 
-@cache
-def _group_split(copies: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], ...] | None:
-    """Groups (colour indexes, -1 = joker) for the group tiles of one number, or None.
-
-    ``copies[c]`` tiles of colour c and ``jokers`` jokers; every group has 3-4 tiles of
-    different colours and at least one real tile.
+def _group_splits(copies: tuple[int, ...], jokers: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every way to form groups (colour indexes, -1 = joker) from the group tiles of one
+    number: ``copies[c]`` tiles of colour c and ``jokers`` jokers. A group has 3-4 tiles of
+    different colours, at least one of them real.
     """
     if not any(copies):
-        return () if jokers == 0 else None
+        if jokers == 0:
+            yield ()
+        return
     first = next(c for c, n in enumerate(copies) if n)
     others = [c for c in range(first + 1, _COLOUR_COUNT) if copies[c]]
     for size in range(MIN_SET_SIZE, MAX_GROUP_SIZE + 1):
@@ -241,10 +226,14 @@ def _group_split(copies: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...],
                 left = list(copies)
                 for colour in (first, *mates):
                     left[colour] -= 1
-                rest = _group_split(tuple(left), jokers - group_jokers)
-                if rest is not None:
-                    return ((first, *mates) + (-1,) * group_jokers, *rest)
-    return None
+                for rest in _group_splits(tuple(left), jokers - group_jokers):
+                    yield ((first, *mates) + (-1,) * group_jokers, *rest)
+
+
+@cache
+def _group_split(copies: tuple[int, ...], jokers: int) -> tuple[tuple[int, ...], ...] | None:
+    """One way to form the groups of one number, or None."""
+    return next(_group_splits(copies, jokers), None)
 
 
 def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
@@ -257,10 +246,8 @@ def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
 
 
 @cache
-def _group_choices(
-    available: tuple[frozenset[int], ...], jokers: int
-) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Tiles each colour can give to the groups of one number, with the jokers joining them."""
+def _group_choices(available: tuple[frozenset[int], ...], jokers: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Tiles each colour can give to the groups of one number, and the jokers joining them."""
     return tuple(
         (given, group_jokers)
         for given in product(*(sorted(options) for options in available))
@@ -330,6 +317,7 @@ class _Split:
     used: tuple[str, ...]  # optional tiles laid
     sets: tuple[tuple[str, ...], ...]  # the new sets
     kept: frozenset[int]  # existing sets left whole, by position
+    exact: bool  # False when the search stopped at its budget with the best split found so far
 
 
 @dataclass(frozen=True)
@@ -339,22 +327,34 @@ class _GroupKeep:
     jokers: int
 
 
+_NO_GROUP_KEPT = _GroupKeep((), (0,) * _COLOUR_COUNT, 0)
+# A packed key: each colour's state id, then the jokers placed, then the meld value.
+_STATE_MASK = (1 << _STATE_BITS) - 1
+_JOKERS_AT = _STATE_BITS * _COLOUR_COUNT
+_MELD_AT = _JOKERS_AT + 2
+_GREEDY_BUDGET = 200  # states the first, greedy walk may expand
+
+Decision = tuple  # (group keep, group jokers, tiles given to groups, each colour's (plan, runs kept))
+Move = tuple[int, int, int, int, tuple]  # colour state id, jokers, score gain, meld value, (plan, runs kept)
+
+
 class _Search:
-    """One depth-first branch and bound over the numbers; see the module docstring."""
+    """The walk over the numbers; see the module docstring."""
 
     def __init__(self, problem: _Problem, budget: int | None = None) -> None:
         self.problem = problem
-        self.budget = budget  # states to expand before settling for the best split found
+        self.budget = budget  # states to expand before settling for the greedy split
         self.jokers = problem.forced_jokers + problem.optional_jokers
         self.slots = 2 if self.jokers == 0 else 3
         present = [problem.forced[k] + problem.optional[k] for k in range(_KINDS)]
+        self.supply = [
+            [present[c * HIGHEST + n - LOWEST] + self.jokers if n <= HIGHEST else 0 for n in range(LOWEST, HIGHEST + 3)]
+            for c in range(_COLOUR_COUNT)
+        ]
         reach = _JOKER_REACH if self.jokers else 0
         near = [
             [
-                any(
-                    present[c * HIGHEST + m - LOWEST]
-                    for m in range(max(LOWEST, n - reach), min(HIGHEST, n + reach) + 1)
-                )
+                any(present[c * HIGHEST + m - LOWEST] for m in range(max(LOWEST, n - reach), min(HIGHEST, n + reach) + 1))
                 for n in range(LOWEST, HIGHEST + 1)
             ]
             for c in range(_COLOUR_COUNT)
@@ -363,7 +363,7 @@ class _Search:
             [min(self.jokers, self.slots) if near[c][n - 1] else 0 for n in range(LOWEST, HIGHEST + 1)]
             for c in range(_COLOUR_COUNT)
         ]
-        # A number needs a step when some colour has tiles near it or had near the number before.
+        # A number needs a step when some colour has tiles near it or near the number before.
         self.numbers = [
             n
             for n in range(LOWEST, HIGHEST + 1)
@@ -380,16 +380,8 @@ class _Search:
         self.group_keeps = {number: self._group_keeps(groups) for number, groups in groups_at.items()}
         self.colour_states: list[tuple[int, tuple[int, ...]]] = [(0, ())]
         self.colour_state_ids: dict[tuple[int, tuple[int, ...]], int] = {(0, ()): 0}
-        self.move_cache: dict[
-            tuple[int, int, int, int], dict[int, list[tuple[int, int, int, int, tuple]]]
-        ] = {}
+        self.move_cache: dict[tuple[int, int, int, int], dict[int, list[Move]]] = {}
         self.bound = self._bounds()
-        self.memo: dict[int, int] = {}
-        self.children: dict[int, list[tuple[int, int, tuple]]] = {}
-        self.path: list[tuple] = []
-        self.best_score = _NONE
-        self.best_path: list[tuple] = []
-        self.best_key = 0
 
     def _group_keeps(self, groups: list[int]) -> tuple[_GroupKeep, ...]:
         choices = []
@@ -404,80 +396,134 @@ class _Search:
         return tuple(choices)
 
     def _bounds(self) -> list[int]:
-        """bound[i]: the most score the numbers from self.numbers[i] on can still add."""
+        """bound[i]: the most score the numbers from self.numbers[i] on (and the end) can still add."""
         problem = self.problem
         ahead = [0] * (len(self.numbers) + 1)
         for i in range(len(self.numbers) - 1, -1, -1):
             number = self.numbers[i]
-            tiles = sum(
-                problem.optional[c * HIGHEST + number - LOWEST]
-                * problem.tile_weight[c * HIGHEST + number - LOWEST]
-                for c in range(_COLOUR_COUNT)
-            )
+            kinds = [c * HIGHEST + number - LOWEST for c in range(_COLOUR_COUNT)]
+            tiles = sum(problem.optional[kind] * problem.tile_weight[kind] for kind in kinds)
             kept = sum(len(self.runs_starting.get((c, number), ())) for c in range(_COLOUR_COUNT))
             kept += len(self.group_keeps[number][0].kept) if number in self.group_keeps else 0
             ahead[i] = ahead[i + 1] + tiles + kept * _KEEP
-        jokers = problem.optional_jokers * problem.joker_weight + self.jokers * max(
-            problem.joker_number_weight
-        )
+        jokers = problem.optional_jokers * problem.joker_weight + self.jokers * max(problem.joker_number_weight)
         return [value + jokers for value in ahead]
 
+    # -------------------------------------------------------------- the walk
+
     def run(self) -> _Split | None:
-        self._visit(0, 0, 0)
-        if self.best_score == _NONE:
+        """A greedy walk first (its score bounds the rest), then every number in turn,
+        keeping the states that could still beat it and that no other state beats.
+        """
+        greedy = self._greedy()
+        best_score, best_path = greedy if greedy else (_NONE, [])
+        layer = {0: 0}
+        backs: list[dict[int, tuple[int, Decision]]] = []
+        expanded = 0
+        for step in range(len(self.numbers)):
+            following: dict[int, int] = {}
+            back: dict[int, tuple[int, Decision]] = {}
+            reachable = self.bound[step + 1]
+            for key, score in layer.items():
+                for new_key, gain, decision in self._children(step, key):
+                    new_score = score + gain
+                    if new_score + reachable > best_score and new_score > following.get(new_key, _NONE):
+                        following[new_key] = new_score
+                        back[new_key] = (key, decision)
+            expanded += len(layer)
+            if self.budget is not None and expanded > self.budget and greedy is not None:
+                return self._rebuild(greedy[0], greedy[1], exact=False)
+            layer = self._prune(following)
+            backs.append(back)
+        finished = [(self._final_score(key, score), key) for key, score in layer.items()]
+        score, key = max(((total, key) for total, key in finished if total is not None), default=(_NONE, 0))
+        if score > best_score:
+            best_score = score
+            best_path = []
+            for back in reversed(backs):
+                key, decision = back[key]
+                best_path.append(decision)
+            best_path.reverse()
+        elif greedy is None:
             return None
-        return self._rebuild()
+        return self._rebuild(best_score, best_path, exact=True)
 
-    def _visit(self, step: int, key: int, score: int) -> None:
-        if step == len(self.numbers):
-            total = self._final_score(key, score)
-            if total is not None and total > self.best_score:
-                self.best_score, self.best_path, self.best_key = total, list(self.path), key
-            return
-        if score + self.bound[step] <= self.best_score:
-            return
-        memo_key = key * 16 + step
-        if self.memo.get(memo_key, _NONE) >= score or self._beaten(key, step, score):
-            return
-        self.memo[memo_key] = score
-        children = self.children.get(memo_key)
-        if children is None:
-            if self.budget is not None:
-                if self.budget <= 0 and self.best_score > _NONE:
-                    return
-                self.budget -= 1
-            children = self.children[memo_key] = self._children(step, key)
-        for new_key, gain, decision in children:
-            self.path.append(decision)
-            self._visit(step + 1, new_key, score + gain)
-            self.path.pop()
+    def _greedy(self) -> tuple[int, list[Decision]] | None:
+        """The first split a depth-first walk finds, best move first; None if it finds none soon."""
+        path: list[Decision] = []
+        failed: set[int] = set()
+        budget = _GREEDY_BUDGET
 
-    def _beaten(self, key: int, step: int, score: int) -> bool:
-        """Whether a state already explored can do all this one can (stronger runs in one colour) with no less score."""
-        mask = (1 << _STATE_BITS) - 1
+        def walk(step: int, key: int, score: int) -> int | None:
+            nonlocal budget
+            if step == len(self.numbers):
+                return self._final_score(key, score)
+            if key * len(self.numbers) + step in failed or budget <= 0:
+                return None
+            budget -= 1
+            for new_key, gain, decision in self._children(step, key):
+                path.append(decision)
+                total = walk(step + 1, new_key, score + gain)
+                if total is not None:
+                    return total
+                path.pop()
+            failed.add(key * len(self.numbers) + step)
+            return None
+
+        total = walk(0, 0, 0)
+        return None if total is None else (total, path)
+
+    def _prune(self, layer: dict[int, int]) -> dict[int, int]:
+        """Drop the states another state beats: stronger runs in one colour, the rest the same, no less score."""
         for colour in range(_COLOUR_COUNT):
+            if len(layer) < 2:
+                return layer
             shift = _STATE_BITS * colour
-            free_state, locked = self.colour_states[(key >> shift) & mask]
-            for stronger in _stronger_states(self.slots, free_state):
-                rival = self.colour_state_ids.get((stronger, locked))
-                if rival is not None:
-                    rival_key = (key & ~(mask << shift)) | rival << shift
-                    if self.memo.get(rival_key * 16 + step, _NONE) >= score:
-                        return True
-        return False
+            buckets: dict[int, list[tuple[int, int, int]]] = {}
+            for key, score in layer.items():
+                buckets.setdefault(key & ~(_STATE_MASK << shift), []).append(((key >> shift) & _STATE_MASK, score, key))
+            if len(buckets) == len(layer):
+                continue
+            kept: dict[int, int] = {}
+            for rivals in buckets.values():
+                for state_id, score, key in rivals:
+                    if len(rivals) == 1 or not any(
+                        other_score >= score and self._beats(other_id, state_id) for other_id, other_score, _ in rivals
+                    ):
+                        kept[key] = score
+            layer = kept
+        return layer
 
-    def _children(self, step: int, key: int) -> list[tuple[int, int, tuple]]:
+    def _beats(self, strong_id: int, weak_id: int) -> bool:
+        strong, strong_locked = self.colour_states[strong_id]
+        weak, weak_locked = self.colour_states[weak_id]
+        return strong_locked == weak_locked and strong in _stronger_states(self.slots)[weak]
+
+    def _final_score(self, key: int, score: int) -> int | None:
+        """The score of a complete walk, or None if a run may not end here or a table joker is left."""
+        problem = self.problem
+        closable = _closable(self.slots)
+        if any(self.colour_states[(key >> (_STATE_BITS * c)) & _STATE_MASK][0] not in closable for c in range(_COLOUR_COUNT)):
+            return None
+        used = (key >> _JOKERS_AT) & 3
+        if used < problem.forced_jokers or (key >> _MELD_AT) < problem.meld_minimum:
+            return None
+        return score + (used - problem.forced_jokers) * problem.joker_weight
+
+    # --------------------------------------------------------- one number's moves
+
+    def _children(self, step: int, key: int) -> list[tuple[int, int, Decision]]:
+        """The states the next number leads to from ``key``, best score first, with the score gained."""
         number = self.numbers[step]
         problem = self.problem
         jokers = self.jokers
-        mask = (1 << _STATE_BITS) - 1
-        states = [(key >> (_STATE_BITS * c)) & mask for c in range(_COLOUR_COUNT)]
-        used = (key >> (_STATE_BITS * _COLOUR_COUNT)) & 3
-        meld = key >> (_STATE_BITS * _COLOUR_COUNT + 2)
+        states = [(key >> (_STATE_BITS * c)) & _STATE_MASK for c in range(_COLOUR_COUNT)]
+        used = (key >> _JOKERS_AT) & 3
+        meld = key >> _MELD_AT
         meld_minimum = problem.meld_minimum
         joker_gain = problem.joker_number_weight[number]
-        best: dict[int, tuple[int, tuple]] = {}
-        for keep in self.group_keeps.get(number, (_GroupKeep((), (0,) * _COLOUR_COUNT, 0),)):
+        best: dict[int, tuple[int, int, Decision]] = {}
+        for keep in self.group_keeps.get(number, (_NO_GROUP_KEPT,)):
             jokers_left = jokers - used - keep.jokers
             if jokers_left < 0:
                 continue
@@ -502,122 +548,113 @@ class _Search:
                             if j0 + j1 + j2 > budget:
                                 break
                             for s3, j3, p3, m3, i3 in fourth[g3]:
-                                if j0 + j1 + j2 + j3 > budget:
+                                placed = j0 + j1 + j2 + j3
+                                if placed > budget:
                                     break
-                                new_meld = min(meld_minimum, base_meld + m0 + m1 + m2 + m3)
                                 new_key = (
                                     s0
                                     | s1 << _STATE_BITS
                                     | s2 << (2 * _STATE_BITS)
                                     | s3 << (3 * _STATE_BITS)
-                                    | (base_jokers + j0 + j1 + j2 + j3) << (4 * _STATE_BITS)
-                                    | new_meld << (4 * _STATE_BITS + 2)
+                                    | (base_jokers + placed) << _JOKERS_AT
+                                    | min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
                                 )
                                 gain = group_score + p0 + p1 + p2 + p3
                                 if new_key not in best or best[new_key][0] < gain:
-                                    best[new_key] = (
-                                        gain,
-                                        (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3)),
-                                    )
-        return sorted(
-            ((new_key, gain, decision) for new_key, (gain, decision) in best.items()),
-            key=lambda child: -child[1],
-        )
+                                    decision = (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3))
+                                    best[new_key] = (gain, group_jokers + placed, decision)
+        # Best score first; among equals, fewer jokers first.
+        ordered = sorted(best.items(), key=lambda item: (-item[1][0], item[1][1]))
+        return [(new_key, gain, decision) for new_key, (gain, _, decision) in ordered]
 
-    def _colour_moves(
-        self, colour: int, number: int, state_id: int, group_taken: int
-    ) -> dict[int, list[tuple[int, int, int, int, tuple]]]:
-        """One colour's moves at a number: which starting runs to keep whole, then the free tiles' moves."""
+    def _colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> dict[int, list[Move]]:
+        """One colour's moves at a number, by tiles given to groups: which existing runs
+        starting here to keep whole, then where the other tiles go.
+        """
         cache_key = (colour, number, state_id, group_taken)
         if cache_key in self.move_cache:
             return self.move_cache[cache_key]
         problem = self.problem
         kind = colour * HIGHEST + number - LOWEST
-        free_state, locked = self.colour_states[state_id]
+        state, locked = self.colour_states[state_id]
         locked = tuple(position for position in locked if problem.existing[position].last >= number)
         starting = self.runs_starting.get((colour, number), ())
-        moves: dict[int, list[tuple[int, int, int, int, tuple]]] = {}
+        states = _run_states(self.slots)
+        moves: dict[int, list[Move]] = {}
         for size in range(len(starting), -1, -1):
             for kept in _subsets(starting, size):
                 now_locked = tuple(sorted(locked + kept))
-                locked_jokers = sum(
-                    1 for position in now_locked if number in problem.existing[position].jokers_at
-                )
+                locked_jokers = sum(1 for position in now_locked if number in problem.existing[position].jokers_at)
                 free_forced = problem.forced[kind] - group_taken - (len(now_locked) - locked_jokers)
                 if free_forced < 0:
                     continue
                 free = _free_moves(
-                    free_state,
+                    state,
                     self.slots,
                     free_forced,
                     problem.optional[kind],
                     problem.tile_weight[kind],
                     problem.joker_number_weight[number],
-                    number if problem.meld_minimum else 0,
+                    number,
+                    bool(problem.meld_minimum),
                     self.joker_room[colour][number - 1],
                 )
                 for given, free_moves in free.items():
-                    for new_free, run_jokers, gain, meld, plan in free_moves:
-                        new_id = self._state_id(new_free, now_locked)
+                    for following, run_jokers, gain, meld, plan in free_moves:
+                        # Runs that must go on need tiles (or jokers) at the next numbers.
+                        lengths = states[following]
+                        short = sum(1 for n in lengths if 0 < n < _LONG_RUN)
+                        if short > self.supply[colour][number] or lengths.count(1) > self.supply[colour][number + 1]:
+                            continue
                         moves.setdefault(given, []).append(
-                            (new_id, run_jokers + locked_jokers, gain + len(kept) * _KEEP, meld, (plan, kept))
+                            (
+                                self._state_id(following, now_locked),
+                                run_jokers + locked_jokers,
+                                gain + len(kept) * _KEEP,
+                                meld,
+                                (plan, kept),
+                            )
                         )
         for options in moves.values():
             options.sort(key=lambda move: (move[1], -move[2]))
         self.move_cache[cache_key] = moves
         return moves
 
-    def _state_id(self, free_state: int, locked: tuple[int, ...]) -> int:
-        state = (free_state, locked)
-        if state not in self.colour_state_ids:
-            self.colour_state_ids[state] = len(self.colour_states)
-            self.colour_states.append(state)
-        return self.colour_state_ids[state]
+    def _state_id(self, state: int, locked: tuple[int, ...]) -> int:
+        key = (state, locked)
+        if key not in self.colour_state_ids:
+            self.colour_state_ids[key] = len(self.colour_states)
+            self.colour_states.append(key)
+        return self.colour_state_ids[key]
 
-    def _final_score(self, key: int, score: int) -> int | None:
-        problem = self.problem
-        mask = (1 << _STATE_BITS) - 1
-        used = (key >> (_STATE_BITS * _COLOUR_COUNT)) & 3
-        meld = key >> (_STATE_BITS * _COLOUR_COUNT + 2)
-        if used < problem.forced_jokers or meld < problem.meld_minimum:
-            return None
-        closable = _closable(self.slots)
-        if any(
-            self.colour_states[(key >> (_STATE_BITS * c)) & mask][0] not in closable
-            for c in range(_COLOUR_COUNT)
-        ):
-            return None
-        return score + (used - problem.forced_jokers) * problem.joker_weight
+    # -------------------------------------------------------------- the sets
 
-    def _rebuild(self) -> _Split:
+    def _rebuild(self, score: int, path: list[Decision], exact: bool) -> _Split:
         problem = self.problem
         runs: list[list[list[str]]] = [[] for _ in range(_COLOUR_COUNT)]  # open runs, longest first
-        sets: list[tuple[str, ...]] = []
+        sets: list[list[str]] = []
         used: list[str] = []
         kept: set[int] = set()
-        for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, self.best_path):
+        for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, path):
             kept.update(keep.kept)
-            for colour, (((goes_on, started), optional_laid, in_runs, run_jokers), kept_runs) in enumerate(
-                colour_moves
-            ):
+            for colour, (((goes_on, started), optional_laid, in_runs), kept_runs) in enumerate(colour_moves):
                 kept.update(kept_runs)
                 code = _code(colour, number)
                 used += [code] * optional_laid
-                pieces = [code] * in_runs + [JOKER] * run_jokers
+                pieces = [code] * in_runs + [JOKER] * (sum(goes_on) + started - in_runs)
                 still_open = []
                 for run, on in zip(runs[colour], goes_on):
                     if on:
                         still_open.append([*run, pieces.pop()])
                     elif run:
-                        sets.append(tuple(run))
+                        sets.append(run)
                 still_open += [[pieces.pop()] for _ in range(started)]
                 runs[colour] = sorted(still_open, key=lambda run: -min(len(run), _LONG_RUN))
-            groups = _group_split(given, group_jokers) or ()
-            sets += [tuple(JOKER if c < 0 else _code(c, number) for c in group) for group in groups]
-        sets += [tuple(run) for colour_runs in runs for run in colour_runs]
+            sets += [[JOKER if c < 0 else _code(c, number) for c in group] for group in _group_split(given, group_jokers) or ()]
+        sets += [run for colour_runs in runs for run in colour_runs]
         jokers = sum(s.count(JOKER) for s in sets) + sum(problem.existing[p].jokers for p in kept)
         used += [JOKER] * (jokers - problem.forced_jokers)
-        return _Split(self.best_score, tuple(used), tuple(sets), frozenset(kept))
+        return _Split(score, tuple(used), tuple(tuple(s) for s in sets), frozenset(kept), exact)
 
 
 def _split(
@@ -713,7 +750,7 @@ def lay_out_initial_meld(tiles: Sequence[str], table: Table = ()) -> Layout:
     split = _split(tiles, joker_number_weight=tuple(range(HIGHEST + 1)))
     if split is None:
         raise GameError("rummikub.error.meld_no_sets", tiles=list(tiles))
-    value = sum(number_of(code) for code in tiles if not is_joker(code)) + split.score
+    value = sum(meld_value(s) for s in split.sets)
     if value < INITIAL_MELD_MINIMUM:
         raise GameError("rummikub.error.meld_too_low", value=value, minimum=INITIAL_MELD_MINIMUM)
     old = tuple(tuple(s) for s in table)

@@ -1,0 +1,300 @@
+"""Plays Serie Bum! through the real bot as users would: the Flip panel, its column select and
+row buttons, and the menus of every choice.
+
+The database is read only as the test's oracle: to choose moves (the players below have a
+perfect memory: they know the whole board) and to check what the bot showed against what
+players may know.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bot.render import faces_in
+from games.seriebum import SerieBum
+from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, REARRANGE, STEAL
+from games.seriebum.series import Layout, blast_choices, single_choices, steal_choices, take_choices
+from games.seriebum.tiles import CELLS, JOLLY, RUBA, TILES, is_number, kind_of
+
+NAMES = ("anna", "bruno")
+COLOUR_SQUARES = {"R": "🟥", "Y": "🟨", "W": "⬜", "B": "🟦"}
+
+
+def hidden_tiles(game: SerieBum) -> dict[str, str]:
+    """Cell -> code of every tile nobody may see now: face down and no longer remembered."""
+    return {
+        CELLS[cell]: TILES[tile].code
+        for cell, tile in enumerate(game.board)
+        if tile is not None and cell not in game.face_up and cell not in game.seen
+    }
+
+
+def number_texts(code: str) -> tuple[str, ...]:
+    """How a numbered tile could be named in text: its code and its label ('R40', '🟥40')."""
+    return (code, COLOUR_SQUARES[code[0]] + code[1:])
+
+
+# ---------------------------------------------------------------------------- the players' plan
+
+
+@dataclass(frozen=True)
+class Flip:
+    cell: str
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Option ``index`` of the ``kind`` menu (place, steal, bum, move)."""
+
+    kind: str
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    pass
+
+
+Move = Flip | Choose | EndTurn
+
+
+def special_acts(tile: int, mine: Layout, theirs: Layout) -> bool:
+    """Whether a special tile flipped now would do something worth testing."""
+    kind = kind_of(tile)
+    if kind == JOLLY:
+        return bool(single_choices(mine, tile))
+    if kind == RUBA:
+        return len(steal_choices(mine, theirs)) >= 2
+    return bool(blast_choices(mine))
+
+
+class MemoryPlayers:
+    """Both players, with a perfect memory of the board.
+
+    They take a pair when they can, but every ``miss_every``-th turn they flip two tiles that
+    cannot be taken (so tiles are covered again and remembered); a special tile is flipped
+    only when it acts (a usable JOLLY, a BUM! that hits, a RUBA with a real choice); each
+    player makes one move between their series as soon as they can.
+    """
+
+    def __init__(self, miss_every: int = 3) -> None:
+        self.miss_every = miss_every
+        self.turns = 0
+        self.moved: set[int] = set()
+        self.partner: int | None = None
+
+    def next(self, game: SerieBum) -> Move:
+        ((seat, actions),) = game.to_act().items()
+        if game.phase in (PLACE, STEAL, BUM_CHOICE):
+            return Choose(game.phase)
+        if "move" in actions and seat not in self.moved:
+            self.moved.add(seat)
+            return Choose("move")
+        if game.phase == REARRANGE:
+            return EndTurn()
+        if game.phase == FLIP:
+            self.turns += 1
+            return Flip(CELLS[self._first(game, seat)])
+        return Flip(CELLS[self._second(game)])
+
+    @staticmethod
+    def _face_down(game: SerieBum) -> Iterator[tuple[int, int]]:
+        for cell in game.face_down_cells():
+            tile = game.board[cell]
+            assert tile is not None
+            yield cell, tile
+
+    def _first(self, game: SerieBum, seat: int) -> int:
+        mine, theirs = game.layouts[seat], game.layouts[1 - seat]
+        for cell, tile in self._face_down(game):
+            if not is_number(tile) and special_acts(tile, mine, theirs):
+                return cell
+        numbered = [(cell, tile) for cell, tile in self._face_down(game) if is_number(tile)]
+        takeable = self.turns % self.miss_every != 0
+        for wanted in (takeable, True):
+            for cell, tile in numbered:
+                for other_cell, other in numbered:
+                    if other_cell != cell and bool(take_choices(mine, tile, other)) == wanted:
+                        self.partner = other_cell
+                        return cell
+        self.partner = None
+        # Nothing to take: a special (even one that does nothing), else whatever is left.
+        cells = game.face_down_cells()
+        return next((cell for cell, tile in self._face_down(game) if not is_number(tile)), cells[0])
+
+    def _second(self, game: SerieBum) -> int:
+        cells = game.face_down_cells()
+        if self.partner in cells:
+            return self.partner
+        return next((cell for cell in cells if is_number(game.board[cell] or 0)), cells[0])
+
+
+def apply_move(game: SerieBum, move: Move) -> list[Any]:
+    """Play ``move`` on an engine directly (to find a seed whose manche shows what a test needs)."""
+    ((seat, _),) = game.to_act().items()
+    if isinstance(move, Flip):
+        return game.apply(seat, {"type": "flip", "cell": move.cell})
+    if isinstance(move, EndTurn):
+        return game.apply(seat, {"type": "end_turn"})
+    view = game.view(seat)
+    options = view["moves"] if move.kind == "move" else view["pending"]["options"]
+    return game.apply(seat, {"type": move.kind, "option": options[move.index]["id"]})
+
+
+# ---------------------------------------------------------------------------- the driver
+
+
+class SerieBumDriver:
+    def __init__(self, env: Any, database_path: str) -> None:
+        self.env = env
+        self.database_path = database_path
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("games")
+        self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES]
+        self.game_id: int | None = None
+        self.panels: dict[int, Any] = {}  # each player's last ephemeral panel
+
+    # ------------------------------------------------------------------ oracle
+
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.database_path) as db:
+            return db.execute(sql, params).fetchall()
+
+    def state(self) -> SerieBum:
+        (raw,) = self.query("SELECT state FROM games WHERE id = ?", self.game_id)[0]
+        return SerieBum.from_json(json.loads(raw))
+
+    def status(self) -> str:
+        return self.query("SELECT status FROM games WHERE id = ?", self.game_id)[0][0]
+
+    def table_message(self) -> Any:
+        (message_id,) = self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0]
+        return next(m for m in self.channel.history() if m.id == message_id)
+
+    def image_faces(self, message: Any) -> list[str]:
+        return [
+            face
+            for attachment in message.attachments
+            if attachment.filename.endswith(".png")
+            for face in faces_in(self.env.backend.cdn.get(attachment.url))
+        ]
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open(self, **options: Any) -> None:
+        host, guest = self.members
+        await host.slash(self.channel, "seriebum start", **options)
+        lobby = self.channel.last_message
+        await guest.click(lobby, label="Join")
+        await host.click(lobby, label="Begin")
+        self.game_id = self.query("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+
+    # ------------------------------------------------------------------ moves through the UI
+
+    def deciding_seat(self) -> int:
+        ((seat, _),) = self.state().to_act().items()
+        return seat
+
+    async def open_panel(self, seat: int) -> Any:
+        """The table's main button: Flip, Place the tiles, Steal a tile, Choose what blows up..."""
+        table = self.table_message()
+        button = next(
+            child.custom_id
+            for row in table.components
+            for child in row.children
+            if ":panel:" in child.custom_id
+        )
+        result = await self.members[seat].click(table, custom_id=button)
+        self.panels[seat] = result.response
+        return result
+
+    async def flip(self, seat: int, cell: str) -> Any:
+        """Column from the select, then the row button; the panel stays open for the second flip."""
+        member = self.members[seat]
+        panel = self.panels.get(seat)
+        if panel is None or not self._has(panel, f":flip:{cell}"):
+            panel = (await self.open_panel(seat)).response
+        if not self._has(panel, f":flip:{cell}"):
+            panel = (await member.select(panel, [cell[0]])).response or panel
+        result = await member.click(panel, label=cell)
+        self.panels[seat] = result.response or panel
+        return result
+
+    async def choose(self, seat: int, kind: str, index: int) -> Any:
+        member = self.members[seat]
+        panel = self.panels.get(seat)
+        if panel is None or not self._has(panel, f"gs:{self.game_id}:{kind}:"):
+            table = self.table_message()
+            if kind == "move" and self.state().phase == FLIP:
+                result = await member.click(table, label="Move tiles")
+                panel = result.response
+            else:
+                panel = (await self.open_panel(seat)).response
+        chunk = index // 25
+        select = next(
+            child.custom_id
+            for row in panel.components
+            for child in row.children
+            if child.custom_id.startswith(f"gs:{self.game_id}:{kind}:")
+            and child.custom_id.endswith(f".{chunk}")
+        )
+        result = await member.select(panel, [str(index)], custom_id=select)
+        self.panels[seat] = result.response or panel
+        return result
+
+    async def end_turn(self, seat: int) -> Any:
+        return await self.members[seat].click(self.table_message(), label="End turn")
+
+    async def play(self, move: Move) -> Any:
+        seat = self.deciding_seat()
+        if isinstance(move, Flip):
+            return await self.flip(seat, move.cell)
+        if isinstance(move, Choose):
+            return await self.choose(seat, move.kind, move.index)
+        return await self.end_turn(seat)
+
+    @staticmethod
+    def _has(message: Any, custom_id_part: str) -> bool:
+        return any(
+            custom_id_part in (child.custom_id or "")
+            for row in message.components
+            for child in row.children
+            if not getattr(child, "disabled", False)
+        )
+
+    # ------------------------------------------------------------------ what users can see
+
+    def everything_shown(self) -> list[tuple[str, list[str]]]:
+        """(text, image faces) of every message either player can see: the channel with their
+        ephemeral panels, and their DMs."""
+        seen: dict[int, Any] = {}
+        for member in self.members:
+            for message in self.channel.history(viewer=member):
+                seen[message.id] = message
+            for message in member.user.dm_channel.history():
+                seen[message.id] = message
+        shown = []
+        for message in seen.values():
+            texts = [message.content]
+            for embed in message.embeds:
+                texts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+                texts += [f"{field.name} {field.value}" for field in embed.fields]
+            for row in message.components:
+                for child in row.children:
+                    texts.append(child.label or "")
+                    texts += [f"{o.label} {o.description or ''}" for o in getattr(child, "options", [])]
+            shown.append(("\n".join(texts), self.image_faces(message)))
+        return shown
+
+    def assert_no_hidden_tile_shown(self) -> None:
+        """No message, embed, menu or image shows a tile that is face down and forgotten."""
+        hidden = set(hidden_tiles(self.state()).values())
+        for text, faces in self.everything_shown():
+            assert not hidden & set(faces), hidden & set(faces)
+            for code in hidden:
+                if code[1:].isdigit():
+                    assert not any(name in text for name in number_texts(code)), (code, text)
