@@ -199,7 +199,7 @@ class Lobbies:
         tables = self.bot.tables
         now = discord.utils.utcnow().timestamp()
         await self.bot.store.start(
-            row.id, game.to_json(), plan_timers(game.to_act(), [], row.turn_timeout, now)
+            row.id, game.to_json(), plan_timers(game.required_to_act(), [], row.turn_timeout, now)
         )
         self.bot.timers.poke()
         await interaction.response.defer()

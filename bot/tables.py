@@ -143,7 +143,7 @@ class TableService:
             if seat is None:
                 raise GameError("error.not_a_player")
             move = action(table, seat) if callable(action) else action
-            before = table.game.to_act()
+            before = table.game.required_to_act()
             events = await self._apply(table, seat, move, by_timeout=False)
             if answer is not None:
                 await answer(table, events)
@@ -151,7 +151,7 @@ class TableService:
                 await interaction.response.send_message(
                     t(language(interaction), "common.done"), ephemeral=True
                 )
-            await self.publish(table, events, before)
+            await self.publish(table, events, before, actor=seat)
 
     async def _apply(
         self, table: Table, seat: int, action: Mapping[str, Any], *, by_timeout: bool
@@ -167,7 +167,7 @@ class TableService:
             state=game.to_json(),
             totals=game.totals(),
             timers=plan_timers(
-                game.to_act(), await self.store.timers(table.row.id), table.row.turn_timeout, now
+                game.required_to_act(), await self.store.timers(table.row.id), table.row.turn_timeout, now
             ),
             by_timeout=by_timeout,
             finished=game.finished,
@@ -194,8 +194,13 @@ class TableService:
         before: Mapping[int, frozenset[str]],
         prefix: str = "",
         show_hands: bool = False,
+        actor: int | None = None,
     ) -> None:
-        """Tell everyone what happened: the table, the channel, and each player privately."""
+        """Tell everyone what happened: the table, the channel, and each player privately.
+
+        Seats with a new decision are called, except ``actor``, who has just played and is
+        looking at the table (a turn of several steps would call them at each step).
+        """
         channel_viewer = table.viewer()
         lines = [prefix] if prefix else []
         lines += [
@@ -210,8 +215,12 @@ class TableService:
             if event.seats is None
             if (embed := table.adapter.results(event, channel_viewer))
         ]
-        now_to_act = table.game.to_act()
-        newly = [seat for seat, actions in sorted(now_to_act.items()) if before.get(seat) != actions]
+        waiting_for = table.game.required_to_act()
+        newly = [
+            seat
+            for seat, actions in sorted(waiting_for.items())
+            if before.get(seat) != actions and seat != actor
+        ]
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
             lines.append(
@@ -413,7 +422,7 @@ class TableService:
             except GameError:
                 await self.store.drop_timer(timer)
                 return
-            before = table.game.to_act()
+            before = table.game.required_to_act()
             actions = before.get(timer.seat)
             if actions is None or decision_key(actions) != timer.decision:
                 await self.store.drop_timer(timer)

@@ -133,6 +133,22 @@ class Game(ABC):
         decision outside the turn order (a BUM! choice, a bid).
         """
 
+    def optional_actions(self) -> dict[int, frozenset[str]]:
+        """The part of ``to_act()`` a seat may take but need not (a bid, say).
+
+        A seat whose open actions are all optional is not waited for: no timer, no reminder.
+        """
+        return {}
+
+    def required_to_act(self) -> dict[int, frozenset[str]]:
+        """Seats the game waits for: those with at least one decision that is not optional."""
+        optional = self.optional_actions()
+        return {
+            seat: actions
+            for seat, actions in self.to_act().items()
+            if actions - optional.get(seat, frozenset())
+        }
+
     @abstractmethod
     def default_action(self, seat: int) -> JSON:
         """The action the referee plays for ``seat`` when its time runs out."""

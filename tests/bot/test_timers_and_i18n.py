@@ -92,7 +92,10 @@ def test_every_key_the_code_names_is_translated():
     named = set()
     for source in sources:
         named |= set(
-            re.findall(r'"((?:common|error|lobby|cmd|bue|option)\.[a-z_.]+[a-z])"', source.read_text())
+            re.findall(
+                r'"((?:common|error|lobby|cmd|option|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
+                source.read_text(),
+            )
         )
     # End-of-game events are shown as results embeds, not as a line of text.
     embeds_only = {key for key in named if key.endswith((".game_scored", ".match_won"))}
