@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
@@ -17,15 +17,26 @@ def database_path(tmp_path) -> str:
 
 
 @pytest.fixture
-def make_bot(database_path) -> Callable[[], GameBot]:
-    """A fresh bot on the same database: call it again to simulate a restart."""
+async def make_bot(database_path) -> AsyncIterator[Callable[[], GameBot]]:
+    """A fresh bot on the same database: call it again to simulate a restart.
+
+    SimCord detaches bots without closing them; their stores are closed here, or the
+    database threads would outlive a failed test and keep the test run from exiting.
+    """
     seeds = itertools.count(1000)
+    made: list[GameBot] = []
 
     def make() -> GameBot:
         settings = Settings(token=None, database_path=database_path, dev_guild_id=None, log_level="INFO")
-        return GameBot(settings, seed_source=lambda: next(seeds))
+        made.append(GameBot(settings, seed_source=lambda: next(seeds)))
+        return made[-1]
 
-    return make
+    yield make
+    for bot in made:
+        if hasattr(bot, "timers"):
+            bot.timers.stop()
+        if hasattr(bot, "store"):
+            await bot.store.close()
 
 
 @pytest.fixture
