@@ -24,7 +24,12 @@ from bot.timers import TimerService
 
 log = logging.getLogger(__name__)
 
-GAME_EXTENSIONS: tuple[str, ...] = ("bot.games.bue", "bot.games.seriebum", "bot.games.rummikub")
+GAME_EXTENSIONS: tuple[str, ...] = (
+    "bot.games.bue",
+    "bot.games.seriebum",
+    "bot.games.rummikub",
+    "bot.games.rumbugz",
+)
 
 
 class GameBot(commands.Bot):

@@ -27,8 +27,11 @@ FACES_CHUNK = "faces"
 
 @cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    # Pillow's bundled scalable font: no font files to ship or install.
-    return ImageFont.load_default(size=size)
+    # DejaVu Sans covers accented names and arrows; Pillow's bundled font is the fallback.
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", size)
+    except OSError:
+        return ImageFont.load_default(size=size)
 
 
 @dataclass

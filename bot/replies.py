@@ -58,7 +58,9 @@ async def replace(
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """A GameError becomes an ephemeral message in the user's language; anything else is logged."""
     if isinstance(error, GameError):
-        text = "⚠️ " + t(language(interaction), error.key, **error.params)
+        # Lists (of tiles, say) read as the codes players type.
+        params = {k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in error.params.items()}
+        text = "⚠️ " + t(language(interaction), error.key, **params)
     else:
         log.error("unexpected error in interaction %s", interaction.data, exc_info=error)
         text = t(language(interaction), "error.unexpected")

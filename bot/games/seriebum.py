@@ -29,6 +29,7 @@ from bot.tables import truncate
 from games.core import JSON, Event, GameError
 from games.seriebum import SerieBum
 from games.seriebum.engine import BUM_CHOICE, FLIP, FLIP_SECOND, PLACE, REARRANGE, STEAL
+from games.seriebum.tiles import BUM, COLUMNS, JOLLY, NUMBER, ROWS, RUBA, TILE_ID, TILES
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -43,35 +44,41 @@ TILE_COLOURS: dict[str, tuple[Colour, Colour]] = {
     "Y": ((242, 201, 58), (52, 40, 0)),
     "W": ((246, 244, 236), (40, 40, 40)),
     "B": ((112, 188, 238), (8, 44, 76)),
-    "JOLLY": ((128, 64, 176), INK),
-    "RUBA": ((52, 52, 58), INK),
-    "BUM": ((232, 110, 26), INK),
+    JOLLY: ((128, 64, 176), INK),
+    RUBA: ((52, 52, 58), INK),
+    BUM: ((232, 110, 26), INK),
 }
 COLOUR_SQUARES = {"R": "🟥", "Y": "🟨", "W": "⬜", "B": "🟦"}
-SPECIAL_WORDS = {"JOLLY": "JOLLY", "RUBA": "RUBA", "BUM": "BUM!"}
+SPECIAL_WORDS = {JOLLY: "JOLLY", RUBA: "RUBA", BUM: "BUM!"}
 
-# The board: 7 columns x 5 rows of tiles, coordinates on the top and left edges.
-WIDTH = 880
-TILE_W, TILE_H, TILE_GAP = 100, 112, 12
-GRID_TOP = 118
-GRID_LEFT = (WIDTH - 7 * TILE_W - 6 * TILE_GAP) // 2 + 14
-# A player's series: small tiles, two series to a line.
-SEEN_INSET = 12
-SMALL_W, SMALL_H, SMALL_GAP = 44, 58, 5
-SERIES_SLOT_W = 420
-SERIES_LINE_H = SMALL_H + 14
+# The board: 7 columns x 5 rows of tiles, coordinates on the top and left edges, then a legend.
+WIDTH = 720
+TILE_W, TILE_H, TILE_GAP = 84, 96, 10
+GRID_TOP = 104
+GRID_LEFT = (WIDTH - len(COLUMNS) * TILE_W - (len(COLUMNS) - 1) * TILE_GAP) // 2 + 12
+LEGEND_TOP = GRID_TOP + ROWS * (TILE_H + TILE_GAP) + 8
+SWATCH = 30
+BOARD_BOTTOM = LEGEND_TOP + SWATCH + 24
+SEEN_INSET = 10  # a remembered tile: its face inside its back
+MIN_WORD_SIZE = 14
+# Each player: a header line, then their series as small tiles, two series to a line.
+PLAYER_HEADER_H = 62
+SMALL_W, SMALL_H, SMALL_GAP = 38, 50, 4
+SERIES_SLOT_W = 350
+SERIES_LINE_H = SMALL_H + 12
+NO_SERIES_H = 40
 
 SELECTS_PER_PANEL = 4  # the fifth row holds the panel's buttons
 OPTIONS_PER_SELECT = 25
 LABEL_LIMIT = 100
 
 PANEL_BUTTONS: dict[str, tuple[str, str]] = {
-    FLIP: ("seriebum.button.flip", "🀄"),
-    FLIP_SECOND: ("seriebum.button.flip_second", "🀄"),
-    PLACE: ("seriebum.button.place", "📥"),
-    STEAL: ("seriebum.button.steal", "🤏"),
-    BUM_CHOICE: ("seriebum.button.bum", "💥"),
-    REARRANGE: ("seriebum.button.move", "🔀"),
+    FLIP: ("seriebum.label.flip", "🀄"),
+    FLIP_SECOND: ("seriebum.label.flip_second", "🀄"),
+    PLACE: ("seriebum.label.place", "📥"),
+    STEAL: ("seriebum.label.steal", "🤏"),
+    BUM_CHOICE: ("seriebum.label.bum", "💥"),
+    REARRANGE: ("seriebum.label.move", "🔀"),
 }
 CHOICE_PROMPTS = {
     PLACE: "seriebum.panel.place",
@@ -85,9 +92,10 @@ SILENT_EVENTS = frozenset({"seriebum.event.first_covered"})
 
 def tile_label(code: str, viewer: Viewer) -> str:
     """How a tile reads in text: '🟥40', 'JOLLY'."""
-    if code[0] in COLOUR_SQUARES and code[1:].isdigit():
-        return COLOUR_SQUARES[code[0]] + code[1:]
-    return viewer.t(f"seriebum.label.tile_{code.rstrip('0123456789').lower()}")
+    tile = TILES[TILE_ID[code]]
+    if tile.kind == NUMBER and tile.colour is not None:
+        return f"{COLOUR_SQUARES[tile.colour]}{tile.value}"
+    return viewer.t(f"seriebum.label.tile_{tile.kind}")
 
 
 def tiles_text(codes: Sequence[str], viewer: Viewer) -> str:
@@ -123,15 +131,17 @@ class SerieBumAdapter(GameAdapter):
     # ------------------------------------------------------------------ drawing
 
     def _draw_tile(self, canvas: Canvas, box: tuple[int, int, int, int], code: str) -> None:
-        kind = code[0] if code[1:].isdigit() else code.rstrip("0123456789")
-        fill, ink = TILE_COLOURS[kind]
-        if kind not in SPECIAL_WORDS:
-            canvas.face(box, code[1:], code, fill, ink)
+        tile = TILES[TILE_ID[code]]
+        fill, ink = TILE_COLOURS[tile.colour or tile.kind]
+        if tile.kind == NUMBER:
+            canvas.face(box, str(tile.value), code, fill, ink)
             return
-        word = SPECIAL_WORDS[kind]
+        word = SPECIAL_WORDS[tile.kind]
         canvas.face(box, "", code, fill, ink)
         x0, y0, x1, y1 = box
         size = int(min((y1 - y0) * 0.3, (x1 - x0) * 1.5 / len(word)))
+        if size < MIN_WORD_SIZE:  # a small tile in a series: its initial, large enough to read
+            word, size = word[0], int((y1 - y0) * 0.42)
         canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), word, size, ink, anchor="mm")
 
     def _draw_seen(self, canvas: Canvas, box: tuple[int, int, int, int], code: str) -> None:
@@ -140,13 +150,13 @@ class SerieBumAdapter(GameAdapter):
         x0, y0, x1, y1 = box
         self._draw_tile(canvas, (x0 + SEEN_INSET, y0 + SEEN_INSET, x1 - SEEN_INSET, y1 - SEEN_INSET), code)
 
-    def _draw_board(self, canvas: Canvas, view: JSON, viewer: Viewer) -> int:
+    def _draw_board(self, canvas: Canvas, view: JSON, viewer: Viewer) -> None:
         for index, column in enumerate(view["columns"]):
             x = GRID_LEFT + index * (TILE_W + TILE_GAP) + TILE_W // 2
-            canvas.text((x, GRID_TOP - 12), column, 26, MUTED, anchor="md")
+            canvas.text((x, GRID_TOP - 12), column, 24, MUTED, anchor="md")
         for row in range(view["rows"]):
             y = GRID_TOP + row * (TILE_H + TILE_GAP) + TILE_H // 2
-            canvas.text((GRID_LEFT - 16, y), str(row + 1), 26, MUTED, anchor="rm")
+            canvas.text((GRID_LEFT - 16, y), str(row + 1), 24, MUTED, anchor="rm")
         columns = len(view["columns"])
         for index, cell in enumerate(view["cells"]):
             row, column = divmod(index, columns)
@@ -162,46 +172,36 @@ class SerieBumAdapter(GameAdapter):
                 canvas.draw.rounded_rectangle(ring, radius=16, outline=HIGHLIGHT, width=5)
             if tile is None:
                 canvas.back(box)
-                canvas.text((left + TILE_W // 2, top + TILE_H // 2), cell["cell"], 26, MUTED, anchor="mm")
+                canvas.text((left + TILE_W // 2, top + TILE_H // 2), cell["cell"], 22, MUTED, anchor="mm")
             elif state == "seen":
                 self._draw_seen(canvas, box, tile)
             else:
                 self._draw_tile(canvas, box, tile)
-        # The legend: what a highlighted tile and a tile with its back around it mean.
-        legend_y = GRID_TOP + view["rows"] * (TILE_H + TILE_GAP) + 8
-        swatch = 30
-        canvas.draw.rounded_rectangle(
-            (GRID_LEFT, legend_y, GRID_LEFT + swatch, legend_y + swatch), 6, outline=HIGHLIGHT, width=4
-        )
-        canvas.text(
-            (GRID_LEFT + swatch + 10, legend_y + swatch // 2),
-            viewer.t("seriebum.image.face_up"),
-            20,
-            MUTED,
-            anchor="lm",
-        )
-        middle = WIDTH // 2
-        canvas.back((middle, legend_y, middle + swatch, legend_y + swatch))
-        canvas.draw.rectangle(
-            (middle + 8, legend_y + 8, middle + swatch - 8, legend_y + swatch - 8), fill=TILE_COLOURS["R"][0]
-        )
-        canvas.text(
-            (middle + swatch + 10, legend_y + swatch // 2),
-            viewer.t("seriebum.label.seen"),
-            20,
-            MUTED,
-            anchor="lm",
-        )
-        return legend_y + swatch + 24
+        self._draw_legend(canvas, viewer)
 
-    def _draw_player(self, canvas: Canvas, view: JSON, viewer: Viewer, seat: int, top: int) -> int:
+    def _draw_legend(self, canvas: Canvas, viewer: Viewer) -> None:
+        """What a ringed tile and a tile inside its back mean (drawn without faces: no codes).
+
+        Image texts avoid accented letters: Pillow's bundled font has none."""
+        top, middle = LEGEND_TOP, WIDTH // 2
+        canvas.draw.rounded_rectangle(
+            (GRID_LEFT, top, GRID_LEFT + SWATCH, top + SWATCH), 6, outline=HIGHLIGHT, width=4
+        )
+        canvas.back((middle, top, middle + SWATCH, top + SWATCH))
+        canvas.draw.rectangle(
+            (middle + 8, top + 8, middle + SWATCH - 8, top + SWATCH - 8), fill=TILE_COLOURS["R"][0]
+        )
+        for left, key in ((GRID_LEFT, "seriebum.image.face_up"), (middle, "seriebum.image.seen")):
+            canvas.text((left + SWATCH + 10, top + SWATCH // 2), viewer.t(key), 20, MUTED, anchor="lm")
+
+    def _draw_player(self, canvas: Canvas, view: JSON, viewer: Viewer, seat: int, top: int) -> None:
         player = view["players"][seat]
         deciding = seat == seat_deciding(view)
         canvas.draw.line((20, top, WIDTH - 20, top), fill=FELT_DARK, width=3)
         if deciding:
             canvas.draw.ellipse((24, top + 22, 40, top + 38), fill=HIGHLIGHT)
         canvas.text(
-            (50 if deciding else 24, top + 14), viewer.name(seat)[:24], 30, HIGHLIGHT if deciding else INK
+            (50 if deciding else 24, top + 14), viewer.name(seat)[:24], 28, HIGHLIGHT if deciding else INK
         )
         scores = viewer.t(
             "seriebum.image.scores",
@@ -209,11 +209,10 @@ class SerieBumAdapter(GameAdapter):
             total=player["total"],
             target=view["target"],
         )
-        canvas.text((WIDTH - 24, top + 20), scores, 22, MUTED, anchor="ra")
-        top += 62
+        canvas.text((WIDTH - 24, top + 20), scores, 20, MUTED, anchor="ra")
+        top += PLAYER_HEADER_H
         if not player["series"]:
-            canvas.text((24, top), viewer.t("seriebum.table.no_series"), 20, MUTED)
-            return top + 40
+            canvas.text((24, top), "·", 20, MUTED)
         for index, series in enumerate(player["series"]):
             line, slot = divmod(index, 2)
             left = 24 + slot * SERIES_SLOT_W
@@ -227,14 +226,15 @@ class SerieBumAdapter(GameAdapter):
             canvas.text(
                 (x + 6, y + SMALL_H // 2), points, 22, INK if series["points"] else MUTED, anchor="lm"
             )
+
+    @staticmethod
+    def _player_height(player: JSON) -> int:
         lines = (len(player["series"]) + 1) // 2
-        return top + lines * SERIES_LINE_H + 12
+        return PLAYER_HEADER_H + (lines * SERIES_LINE_H + 12 if lines else NO_SERIES_H)
 
     def table_image(self, view: JSON, viewer: Viewer) -> Canvas:
-        lines = sum((len(player["series"]) + 1) // 2 or 1 for player in view["players"])
-        height = GRID_TOP + view["rows"] * (TILE_H + TILE_GAP) + 60 + 2 * 80 + lines * SERIES_LINE_H + 20
-        canvas = Canvas(WIDTH, height)
-        canvas.text((24, 22), viewer.t("seriebum.table.title", manche=view["manche"]), 32)
+        canvas = Canvas(WIDTH, BOARD_BOTTOM + sum(self._player_height(p) for p in view["players"]) + 8)
+        canvas.text((24, 22), viewer.t("seriebum.table.title", manche=view["manche"]), 28)
         canvas.text(
             (WIDTH - 24, 30),
             viewer.t("seriebum.image.counts", face_down=view["face_down"], out=view["out_of_game"]),
@@ -242,9 +242,11 @@ class SerieBumAdapter(GameAdapter):
             MUTED,
             anchor="ra",
         )
-        top = self._draw_board(canvas, view, viewer)
-        for seat in range(len(view["players"])):
-            top = self._draw_player(canvas, view, viewer, seat, top)
+        self._draw_board(canvas, view, viewer)
+        top = BOARD_BOTTOM
+        for player in view["players"]:
+            self._draw_player(canvas, view, viewer, player["seat"], top)
+            top += self._player_height(player)
         return canvas
 
     # ------------------------------------------------------------------ messages
@@ -317,7 +319,7 @@ class SerieBumAdapter(GameAdapter):
         ]
         deciding = seat_deciding(view)
         if view["phase"] == FLIP and deciding is not None and "move" in actions_of(view, deciding):
-            items.append(game_button(game_id, "moves", viewer.t("seriebum.button.move"), emoji="🔀"))
+            items.append(game_button(game_id, "moves", viewer.t("seriebum.label.move"), emoji="🔀"))
         if view["phase"] == REARRANGE:
             items.append(self._end_turn_button(game_id, viewer))
         return items
@@ -327,7 +329,7 @@ class SerieBumAdapter(GameAdapter):
         return game_button(
             game_id,
             "end_turn",
-            viewer.t("seriebum.button.end_turn"),
+            viewer.t("seriebum.label.end_turn"),
             style=discord.ButtonStyle.success,
             emoji="⏭️",
         )
@@ -516,10 +518,10 @@ class SerieBumAdapter(GameAdapter):
                 game_button(game_id, "flip", cell, cell, row=1, disabled=cell not in by_column[column])
             )
         if view["phase"] == FLIP and "move" in actions_of(view, view["me"]):
-            items.append(game_button(game_id, "moves", viewer.t("seriebum.button.move"), emoji="🔀", row=2))
+            items.append(game_button(game_id, "moves", viewer.t("seriebum.label.move"), emoji="🔀", row=2))
         return items
 
-    def panel(
+    def _panel(
         self, table: Table, seat: int, viewer: Viewer, *, column: str | None = None, moving: bool = False
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         """What ``seat`` must decide now, as text and components; a closing line when nothing is left."""
@@ -531,7 +533,7 @@ class SerieBumAdapter(GameAdapter):
             if phase == BUM_CHOICE:
                 return viewer.t("seriebum.panel.bum_waiting", name=viewer.name(1 - seat)), []
             return viewer.t("seriebum.panel.turn_over", url=table.jump_url()), []
-        if phase in (FLIP, FLIP_SECOND) and not moving:
+        if phase in (FLIP, FLIP_SECOND) and not (moving and "move" in actions):
             key = "seriebum.panel.flip" if phase == FLIP else "seriebum.panel.flip_second"
             return viewer.t(key, url=table.jump_url()), self._flip_panel(view, viewer, game_id, column)
         if phase in CHOICE_PROMPTS:
@@ -541,7 +543,7 @@ class SerieBumAdapter(GameAdapter):
         if phase == REARRANGE:
             items.append(self._end_turn_button(game_id, viewer))
             return viewer.t("seriebum.panel.rearrange"), items
-        items.append(game_button(game_id, "panel", viewer.t("seriebum.button.flip"), emoji="🀄", row=4))
+        items.append(game_button(game_id, "panel", viewer.t("seriebum.label.flip"), emoji="🀄", row=4))
         return viewer.t("seriebum.panel.moves_first"), items
 
     # ------------------------------------------------------------------ flows
@@ -594,7 +596,7 @@ class SerieBumAdapter(GameAdapter):
             raise GameError("error.not_a_player")
         if seat not in table.game.to_act():
             raise GameError("error.not_your_turn")
-        content, items = self.panel(
+        content, items = self._panel(
             table, seat, table.viewer(seat, language(interaction)), column=column, moving=moving
         )
         await self._show(interaction, content, items)
@@ -618,7 +620,7 @@ class SerieBumAdapter(GameAdapter):
             lines = [
                 line for event in events if event.visible_to(seat) if (line := self.describe(event, viewer))
             ]
-            prompt, items = self.panel(table, seat, viewer, column=column, moving=moving)
+            prompt, items = self._panel(table, seat, viewer, column=column, moving=moving)
             await self._show(interaction, "\n".join([*lines, prompt]), items)
 
         await service.act(interaction, game_id, action, answer)

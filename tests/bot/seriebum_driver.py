@@ -24,6 +24,12 @@ NAMES = ("anna", "bruno")
 COLOUR_SQUARES = {"R": "🟥", "Y": "🟨", "W": "⬜", "B": "🟦"}
 
 
+def components(message: Any) -> list[Any]:
+    """The buttons and selects of a channel message or of an interaction's response."""
+    message = getattr(message, "message", message)
+    return [child for row in message.components for child in row.children]
+
+
 def hidden_tiles(game: SerieBum) -> dict[str, str]:
     """Cell -> code of every tile nobody may see now: face down and no longer remembered."""
     return {
@@ -51,7 +57,7 @@ class Choose:
     """Option ``index`` of the ``kind`` menu (place, steal, bum, move)."""
 
     kind: str
-    index: int = 0
+    index: int
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,8 @@ def special_acts(tile: int, mine: Layout, theirs: Layout) -> bool:
 class MemoryPlayers:
     """Both players, with a perfect memory of the board.
 
-    They take a pair when they can, but every ``miss_every``-th turn they flip two tiles that
+    Of the options of a menu they choose the last (so a menu's order matters to the tests). They
+    take a pair when they can, but every ``miss_every``-th turn they flip two tiles that
     cannot be taken (so tiles are covered again and remembered); a special tile is flipped
     only when it acts (a usable JOLLY, a BUM! that hits, a RUBA with a real choice); each
     player makes one move between their series as soon as they can.
@@ -90,10 +97,10 @@ class MemoryPlayers:
     def next(self, game: SerieBum) -> Move:
         ((seat, actions),) = game.to_act().items()
         if game.phase in (PLACE, STEAL, BUM_CHOICE):
-            return Choose(game.phase)
+            return Choose(game.phase, len(game.view(None)["pending"]["options"]) - 1)
         if "move" in actions and seat not in self.moved:
             self.moved.add(seat)
-            return Choose("move")
+            return Choose("move", len(game.view(seat)["moves"]) - 1)
         if game.phase == REARRANGE:
             return EndTurn()
         if game.phase == FLIP:
@@ -156,6 +163,7 @@ class SerieBumDriver:
         self.channel = self.guild.create_text_channel("games")
         self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES]
         self.game_id: int | None = None
+        self.table: Any = None
         self.panels: dict[int, Any] = {}  # each player's last ephemeral panel
 
     # ------------------------------------------------------------------ oracle
@@ -171,9 +179,12 @@ class SerieBumDriver:
     def status(self) -> str:
         return self.query("SELECT status FROM games WHERE id = ?", self.game_id)[0][0]
 
+    def table_id(self) -> int:
+        return self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0][0]
+
     def table_message(self) -> Any:
-        (message_id,) = self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0]
-        return next(m for m in self.channel.history() if m.id == message_id)
+        """The table message as it is now (to read it; ``self.table`` is enough to click on it)."""
+        return next(m for m in self.channel.history() if m.id == self.table_id())
 
     def image_faces(self, message: Any) -> list[str]:
         return [
@@ -192,6 +203,8 @@ class SerieBumDriver:
         await guest.click(lobby, label="Join")
         await host.click(lobby, label="Begin")
         self.game_id = self.query("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+        # A click finds the message's current components by its id, so this copy stays good to click.
+        self.table = self.table_message()
 
     # ------------------------------------------------------------------ moves through the UI
 
@@ -201,14 +214,7 @@ class SerieBumDriver:
 
     async def open_panel(self, seat: int) -> Any:
         """The table's main button: Flip, Place the tiles, Steal a tile, Choose what blows up..."""
-        table = self.table_message()
-        button = next(
-            child.custom_id
-            for row in table.components
-            for child in row.children
-            if ":panel:" in child.custom_id
-        )
-        result = await self.members[seat].click(table, custom_id=button)
+        result = await self.members[seat].click(self.table, custom_id=f"gm:{self.game_id}:panel:")
         self.panels[seat] = result.response
         return result
 
@@ -216,7 +222,7 @@ class SerieBumDriver:
         """Column from the select, then the row button; the panel stays open for the second flip."""
         member = self.members[seat]
         panel = self.panels.get(seat)
-        if panel is None or not self._has(panel, f":flip:{cell}"):
+        if panel is None or not self._has(panel, ":column:"):
             panel = (await self.open_panel(seat)).response
         if not self._has(panel, f":flip:{cell}"):
             panel = (await member.select(panel, [cell[0]])).response or panel
@@ -228,17 +234,15 @@ class SerieBumDriver:
         member = self.members[seat]
         panel = self.panels.get(seat)
         if panel is None or not self._has(panel, f"gs:{self.game_id}:{kind}:"):
-            table = self.table_message()
             if kind == "move" and self.state().phase == FLIP:
-                result = await member.click(table, label="Move tiles")
+                result = await member.click(self.table, label="Move tiles")
                 panel = result.response
             else:
                 panel = (await self.open_panel(seat)).response
         chunk = index // 25
         select = next(
             child.custom_id
-            for row in panel.components
-            for child in row.children
+            for child in components(panel)
             if child.custom_id.startswith(f"gs:{self.game_id}:{kind}:")
             and child.custom_id.endswith(f".{chunk}")
         )
@@ -247,7 +251,7 @@ class SerieBumDriver:
         return result
 
     async def end_turn(self, seat: int) -> Any:
-        return await self.members[seat].click(self.table_message(), label="End turn")
+        return await self.members[seat].click(self.table, label="End turn")
 
     async def play(self, move: Move) -> Any:
         seat = self.deciding_seat()
@@ -260,10 +264,8 @@ class SerieBumDriver:
     @staticmethod
     def _has(message: Any, custom_id_part: str) -> bool:
         return any(
-            custom_id_part in (child.custom_id or "")
-            for row in message.components
-            for child in row.children
-            if not getattr(child, "disabled", False)
+            custom_id_part in (child.custom_id or "") and not getattr(child, "disabled", False)
+            for child in components(message)
         )
 
     # ------------------------------------------------------------------ what users can see
@@ -283,15 +285,19 @@ class SerieBumDriver:
             for embed in message.embeds:
                 texts += [embed.title or "", embed.description or "", embed.footer.text or ""]
                 texts += [f"{field.name} {field.value}" for field in embed.fields]
-            for row in message.components:
-                for child in row.children:
-                    texts.append(child.label or "")
-                    texts += [f"{o.label} {o.description or ''}" for o in getattr(child, "options", [])]
+            for child in components(message):
+                texts.append(getattr(child, "label", None) or "")
+                texts += [f"{o.label} {o.description or ''}" for o in getattr(child, "options", [])]
             shown.append(("\n".join(texts), self.image_faces(message)))
         return shown
 
     def assert_no_hidden_tile_shown(self) -> None:
-        """No message, embed, menu or image shows a tile that is face down and forgotten."""
+        """No message, embed, menu or image shows a tile that is face down and forgotten.
+
+        Numbered tiles are looked for by code and label in every text. Specials are looked for
+        in the images, where each copy has its own code ('JOLLY2'); in text 'JOLLY' would name
+        either copy, and the rules and the status lines name them anyway.
+        """
         hidden = set(hidden_tiles(self.state()).values())
         for text, faces in self.everything_shown():
             assert not hidden & set(faces), hidden & set(faces)

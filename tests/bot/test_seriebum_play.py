@@ -1,21 +1,33 @@
 """Serie Bum! end to end through the real bot (SimCord): the board, the Flip panel, the menus of
 every choice, and the memory rule (nothing shows a covered tile once it is forgotten).
 
-Every test plays the same seeded deal with players who know the board (see ``MemoryPlayers``):
-seed 2 deals a first manche in which a JOLLY is placed, a RUBA steals with a choice of tiles, a
-BUM! blows a series up on the opponent's choice, tiles move between series, and pairs are both
-taken and covered again.
+The tests play one seeded deal with players who know the board (``MemoryPlayers``): in the
+first manche of seed 2 a JOLLY is placed, a RUBA steals with a choice of tiles, a BUM! blows a
+series up on the opponent's choice, tiles move between series, and pairs are both taken and
+covered again.
 """
 
 from __future__ import annotations
+
+import copy
+import json
+import re
 
 import pytest
 
 from bot.client import GameBot
 from bot.config import Settings
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, STEAL
-from games.seriebum.tiles import CELLS
-from tests.bot.seriebum_driver import NAMES, MemoryPlayers, Move, SerieBumDriver, hidden_tiles
+from tests.bot.seriebum_driver import (
+    NAMES,
+    Choose,
+    MemoryPlayers,
+    Move,
+    SerieBumDriver,
+    apply_move,
+    components,
+    hidden_tiles,
+)
 
 SEED = 2
 
@@ -39,65 +51,216 @@ def ephemeral_text(result) -> str:
 def option_labels(message, kind: str) -> list[str]:
     return [
         option.label
-        for row in message.components
-        for child in row.children
+        for child in components(message)
         if f":{kind}:" in (child.custom_id or "")
         for option in child.options
     ]
 
 
 def shown_tiles(driver: SerieBumDriver) -> set[str]:
-    """Codes the public table shows right now (face up, or covered again and still remembered)."""
+    """Codes the public table shows now (face up, or covered again and still remembered)."""
     return {cell["tile"] for cell in driver.state().view(None)["cells"] if cell["tile"]}
 
 
 async def play_until(driver: SerieBumDriver, players: MemoryPlayers, wanted) -> Move:
     """Play the players' moves through the bot; return the first move for which ``wanted(game, move)``."""
     for _ in range(200):
-        move = players.next(driver.state())
-        if wanted(driver.state(), move):
+        game = driver.state()
+        move = players.next(game)
+        if wanted(game, move):
             return move
         await driver.play(move)
     raise AssertionError("the position never came")
 
 
-async def test_a_full_manche_meets_every_special_tile_and_ends_the_match(simcord_env, database_path):
+async def play_checked(driver: SerieBumDriver, move: Move) -> None:
+    """Play ``move`` through the bot: the result must be the engine's for the same move."""
+    expected = copy.deepcopy(driver.state())
+    apply_move(expected, move)
+    await driver.play(move)
+    assert driver.state().to_json() == expected.to_json()
+
+
+async def check_bum_menu(driver: SerieBumDriver) -> None:
+    """A BUM! hit: the flipper cannot choose; the opponent's menu lists series and survivors."""
+    game = driver.state()
+    victim, chooser = game.turn, 1 - game.turn
+    refused = await driver.open_panel(victim)
+    assert "not your turn" in ephemeral_text(refused)
+    panel = await driver.open_panel(chooser)
+    assert f"Choose which series of {NAMES[victim]} blows up" in panel.response.content
+    labels = option_labels(panel.response, "bum")
+    assert len(labels) == len(game.view(None)["pending"]["options"]) >= 2
+    assert all(re.fullmatch(r"Series \d+: keep \S+ \S+", label) for label in labels), labels
+
+
+async def check_steal_menu(driver: SerieBumDriver) -> None:
+    game = driver.state()
+    panel = await driver.open_panel(game.turn)
+    labels = option_labels(panel.response, "steal")
+    assert len(labels) >= 2
+    assert all(
+        f"from {NAMES[1 - game.turn]}'s series" in label and "→ your Series" in label for label in labels
+    )
+
+
+async def check_move_menu(driver: SerieBumDriver) -> None:
+    game = driver.state()
+    panel = await driver.members[game.turn].click(driver.table, label="Move tiles")
+    driver.panels[game.turn] = panel.response
+    labels = option_labels(panel.response, "move")
+    assert labels and all(
+        re.match(r"(\S+: Series \d+ → Series \d+|Empty Series \d+: )", label) for label in labels
+    )
+
+
+async def test_a_full_manche_meets_every_special_tile_survives_a_restart_and_ends_the_match(
+    simcord_env, database_path
+):
     driver = SerieBumDriver(simcord_env, database_path)
     await driver.open(target=10)
+    table_id = driver.table_id()
     players = MemoryPlayers()
+    checks = {BUM_CHOICE: check_bum_menu, STEAL: check_steal_menu, "move": check_move_menu}
     phases: set[str] = set()
     shown: set[str] = set()
-    forgotten: set[str] = set()  # tiles shown, covered again, and no longer remembered
-    moves = 0
+    forgotten: set[str] = set()  # tiles shown, covered again, then no longer remembered
+    restarted = False
     while driver.status() == "running":
         game = driver.state()
+        move = players.next(game)
         phases.add(game.phase)
-        await driver.play(players.next(game))
-        moves += 1
+        if isinstance(move, Choose) and move.kind in checks:
+            await checks.pop(move.kind)(driver)
+            if not restarted:
+                # The menu just opened is used after a restart: the database is the truth.
+                before = driver.state().to_json()
+                await simcord_env.restart_bot(seeded_bot(database_path))
+                assert driver.state().to_json() == before
+                restarted = True
+        await play_checked(driver, move)
+        assert driver.table_id() == table_id
         shown |= shown_tiles(driver)
-        forgotten |= shown & set(hidden_tiles(driver.state()).values())
-        driver.assert_no_hidden_tile_shown()
-    assert {PLACE, STEAL, BUM_CHOICE} <= phases
-    assert forgotten, "no tile was covered again and forgotten: the memory check checked nothing"
+        newly = shown & set(hidden_tiles(driver.state()).values()) - forgotten
+        if newly:
+            forgotten |= newly
+            driver.assert_no_hidden_tile_shown()
+    assert not checks, f"never met: {sorted(checks)}"
+    assert restarted and PLACE in phases and FLIP in phases
+    assert len(forgotten) >= 4, "too few tiles were covered again and forgotten to check memory"
 
-    channel = "\n".join(message.content for message in driver.channel.history())
-    assert "adds JOLLY to a series" in channel
-    assert "RUBA!" in channel and " steals " in channel
-    assert "BUM!" in channel and " loses " in channel
-    assert " moves " in channel or "empties a series" in channel
+    lines = [line for message in driver.channel.history() for line in message.content.splitlines()]
+    flips = [line for line in lines if re.match(r"(anna|bruno) flips ", line)]
+    assert len(flips) > 30 and all(re.fullmatch(r"(anna|bruno) flips [A-G][1-5]\.", line) for line in flips)
+    assert any("adds JOLLY to a series" in line for line in lines)
+    assert any(line.startswith("RUBA!") and " steals " in line for line in lines)
+    assert any(line.startswith("BUM!") and " loses " in line for line in lines)
     game = driver.state()
     assert game.finished and game.manche == 1
     winner = NAMES[game.winner()]
     final = driver.channel.last_message
     assert any(winner in embed.title and "wins the match" in embed.title for embed in final.embeds)
-    assert "this manche" in final.content
-    assert any(child.label == "Rematch" for row in final.components for child in row.children)
+    assert f"{winner} scores {game.totals()[game.winner()]} this manche" in final.content
     totals = dict(driver.query("SELECT name, total FROM seats WHERE game_id = ?", driver.game_id))
     assert totals == {NAMES[seat]: game.totals()[seat] for seat in range(2)}
     board = await driver.members[1].slash(driver.channel, "leaderboard", game="seriebum")
     assert winner in board.response.embeds[0].description
-    assert moves > 40
 
     await driver.members[1].click(final, label="Rematch")
     lobby = driver.channel.last_message
     assert all(member.mention in lobby.embeds[0].fields[0].value for member in driver.members)
+    assert "Target: 10 points" in lobby.embeds[0].fields[1].value
+
+
+async def test_a_timeout_flips_the_first_face_down_tiles_for_the_player(simcord_env, database_path):
+    driver = SerieBumDriver(simcord_env, database_path)
+    await driver.open(turn_timeout="1h")
+    seat = driver.state().turn
+
+    await simcord_env.advance_time(1800 + 1)
+    reminder = driver.channel.last_message.content
+    assert "half your time is gone" in reminder and driver.members[seat].mention in reminder
+
+    await simcord_env.advance_time(1800)
+    flips = driver.query(
+        "SELECT seat, action FROM actions WHERE game_id = ? AND by_timeout = 1 ORDER BY number",
+        driver.game_id,
+    )
+    assert flips == [(seat, '{"type": "flip", "cell": "A1"}'), (seat, '{"type": "flip", "cell": "B1"}')]
+    timed_out = [m.content for m in driver.channel.history() if "ran out of time" in m.content]
+    assert len(timed_out) == 2 and NAMES[seat] in timed_out[0]
+    assert "flips A1." in timed_out[0] and "flips B1." in timed_out[1]
+
+
+async def test_the_bum_choice_times_out_to_the_blast_that_removes_the_most_points(simcord_env, database_path):
+    driver = SerieBumDriver(simcord_env, database_path)
+    await driver.open(turn_timeout="1h")
+    await play_until(driver, MemoryPlayers(), lambda game, move: game.phase == BUM_CHOICE)
+    game = driver.state()
+    chooser = 1 - game.turn
+    expected = game.default_action(chooser)
+    await simcord_env.advance_time(3600 + 1)
+    logged = driver.query(
+        "SELECT seat, action FROM actions WHERE game_id = ? AND by_timeout = 1", driver.game_id
+    )
+    assert [(seat, json.loads(action)) for seat, action in logged] == [(chooser, expected)]
+    last = driver.channel.last_message.content
+    assert f"{NAMES[chooser]}** ran out of time" in last and f"BUM! {NAMES[game.turn]} loses" in last
+
+
+async def test_only_the_player_to_decide_can_act_and_a_stale_menu_is_refused(simcord_env, database_path):
+    driver = SerieBumDriver(simcord_env, database_path)
+    outsider = driver.guild.add_member(simcord_env.create_user("zoe"))
+    await driver.open()
+    game = driver.state()
+    before = game.to_json()
+    not_playing = await outsider.click(driver.table, label="Flip")
+    assert "not playing in this game" in ephemeral_text(not_playing)
+    waiting = await driver.members[1 - game.turn].click(driver.table, label="Flip")
+    assert "not your turn" in ephemeral_text(waiting)
+    assert driver.state().to_json() == before
+
+    # Two BUM! menus opened on the same decision: once one is used, the other is out of date.
+    await play_until(driver, MemoryPlayers(), lambda game, move: game.phase == BUM_CHOICE)
+    chooser = driver.members[1 - driver.state().turn]
+    stale = await chooser.click(driver.table, label="Choose what blows up")
+    fresh = await chooser.click(driver.table, label="Choose what blows up")
+    select = components(fresh.response)[0].custom_id
+    await chooser.select(fresh.response, ["1"], custom_id=select)
+    after = driver.state().to_json()
+    refused = await chooser.select(stale.response, ["0"], custom_id=select)
+    assert "out of date" in ephemeral_text(refused)
+    assert driver.state().to_json() == after
+
+
+async def test_the_table_command_shows_where_tiles_are_face_up_not_what_they_are(simcord_env, database_path):
+    driver = SerieBumDriver(simcord_env, database_path)
+    await driver.open()
+    seat = driver.state().turn
+    first = MemoryPlayers().next(driver.state())
+    await driver.play(first)
+    assert len(driver.image_faces(driver.table_message())) == 1  # the flipped tile, on the table only
+
+    copy_reply = await driver.members[seat].slash(driver.channel, "seriebum table")
+    assert copy_reply.ephemeral and driver.image_faces(copy_reply.response.message) == []
+    assert "Serie Bum! · Manche 1" in copy_reply.response.embeds[0].title
+
+    hand = await driver.members[seat].slash(driver.channel, "seriebum hand")
+    assert hand.ephemeral and "Your series" in hand.response.embeds[0].title
+    assert [child.label for child in components(hand.response)] == ["Flip the second tile"]
+    score = await driver.members[0].slash(driver.channel, "seriebum score")
+    assert "anna" in score.response.embeds[0].description
+    rules = await driver.members[0].slash(driver.channel, "seriebum rules")
+    assert "remember them!" in rules.response.embeds[0].description
+
+
+async def test_the_table_takes_two_players_exactly(simcord_env, database_path):
+    driver = SerieBumDriver(simcord_env, database_path)
+    third = driver.guild.add_member(simcord_env.create_user("carla"))
+    await driver.members[0].slash(driver.channel, "seriebum start")
+    lobby = driver.channel.last_message
+    refused = await driver.members[0].click(lobby, label="Begin")
+    assert "At least 2 players are needed" in ephemeral_text(refused)
+    await driver.members[1].click(lobby, label="Join")
+    full = await third.click(lobby, label="Join")
+    assert "The table is full (2 players)" in ephemeral_text(full)

@@ -3,13 +3,15 @@ a Bug hidden from its seat, illegal actions change nothing, and every match ends
 
 The issue asks for 10,000 playouts; a whole match takes a few hundred actions, so the default
 run plays PLAYOUTS_DEFAULT of them to stay within the suite's time budget. Set
-RUMBUGZ_PLAYOUTS=10000 to run the full count.
+RUMBUGZ_PLAYOUTS=10000 to run the full count (in batches of BATCH seeds, one test each).
 """
 
 from __future__ import annotations
 
 import os
 import random
+
+import pytest
 
 from games.core import GameError
 from games.rumbugz import RumBugz
@@ -18,6 +20,7 @@ from games.rumbugz.bugz import ALL_BUGZ
 from .positions import assert_conserved, codes_in, hidden_from
 
 PLAYOUTS_DEFAULT = 50
+BATCH = 50
 PLAYOUTS = int(os.environ.get("RUMBUGZ_PLAYOUTS", PLAYOUTS_DEFAULT))
 MAX_ACTIONS = 20_000
 
@@ -86,9 +89,14 @@ def play_out(seed: int) -> RumBugz:
     raise AssertionError(f"playout {seed} did not end")
 
 
-def test_seeded_random_playouts_conserve_bugz_hide_hands_and_end() -> None:
+@pytest.mark.parametrize(
+    "first_seed",
+    range(0, PLAYOUTS, BATCH),
+    ids=lambda first: f"seeds-{first}-{min(first + BATCH, PLAYOUTS) - 1}",
+)
+def test_seeded_random_playouts_conserve_bugz_hide_hands_and_end(first_seed: int) -> None:
     outcomes = set()
-    for seed in range(PLAYOUTS):
+    for seed in range(first_seed, min(first_seed + BATCH, PLAYOUTS)):
         game = play_out(seed)
         assert game.finished
         winner = game.winner()

@@ -1,0 +1,270 @@
+"""RumBugz end to end through the real bot (SimCord): every step of a turn through the panels.
+
+The engine is the test's oracle: it picks each move (``oracle_move``), and the state the bot
+saved after the move must be exactly the state the engine reaches by playing it directly.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bot.render import faces_in
+from games.core import JSON
+from games.rumbugz import RumBugz
+from games.rumbugz.bugz import NUMBER_OF, candidate_lays, is_plyt
+from tests.bot.bue_driver import NAMES
+
+# Seeds found by playing ``oracle_move`` with the engine alone: each round ends by a player going
+# out, and has at least one won bid and one sequence laid with a PLYT.
+THREE_PLAYER_SEED = 19
+PRIVATE_MARKERS = ("Your 6 Bugz", "You drew")
+KIND_LABELS = {"simple": "Simple", "double": "Double", "triple": "Triple", "match": "Match"}
+
+
+def oracle_move(game: RumBugz) -> tuple[int, JSON]:
+    """A plain strategy: bid for a discard matching a Bug in hand; take the discard only if it
+    makes a new lay; lay the longest sequence; add a Bug to a table sequence; discard the highest
+    numbered Bug (the first copy, as the discard menu offers it)."""
+    bids = game.bids
+    if bids is not None and not bids.bidders and game.discard_pile:
+        wanted = NUMBER_OF[game.discard_pile[-1]]
+        for seat in bids.undecided():
+            if wanted is not None and any(NUMBER_OF[code] == wanted for code in game.hands[seat]):
+                return seat, {"type": "bid"}
+    seat = game.turn
+    legal = game.legal_actions(seat)
+    hand = game.hands[seat]
+    if game.phase == "draw":
+        if game.discard_pile and bids is None:
+            kinds = [
+                kind for kind in ("simple", "double", "triple", "match") if kind not in game.completed[seat]
+            ]
+            with_top = list(candidate_lays([*hand, game.discard_pile[-1]], kinds))
+            if len(with_top) > len(list(candidate_lays(hand, kinds))):
+                return seat, {"type": "draw", "source": "discard"}
+        return seat, {"type": "draw", "source": "bag"}
+    lays = [action for action in legal if action["type"] == "lay"]
+    if lays:
+        return seat, max(lays, key=lambda action: len(action["bugz"]))
+    additions = [action for action in legal if action["type"] == "change" and not action["remove"]]
+    if additions:
+        return seat, additions[0]
+    numbered = [code for code in hand if not is_plyt(code)] or hand
+    return seat, {"type": "discard", "bug": max(numbered, key=lambda code: NUMBER_OF[code] or 0)}
+
+
+def components(message: Any) -> list[Any]:
+    return [component for row in message.components for component in row.children]
+
+
+def ephemeral_text(result: Any) -> str:
+    messages = [result.response, *result.followups] if result.response else result.followups
+    assert messages and all(message.ephemeral for message in messages), "expected an ephemeral answer"
+    return "\n".join(message.content for message in messages)
+
+
+def entry_label(entry: JSON) -> str:
+    return f"PLYT={entry['value']}" if is_plyt(entry["bug"]) else str(NUMBER_OF[entry["bug"]])
+
+
+class RumBugzDriver:
+    def __init__(self, env: Any, database_path: str, players: int = 3) -> None:
+        self.env = env
+        self.database_path = database_path
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("rumbugz")
+        self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:players]]
+        self.game_id = 0
+
+    # ------------------------------------------------------------------ oracle
+
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.database_path) as db:
+            return db.execute(sql, params).fetchall()
+
+    def state(self) -> RumBugz:
+        (raw,) = self.query("SELECT state FROM games WHERE id = ?", self.game_id)[0]
+        return RumBugz.from_json(json.loads(raw))
+
+    def table_message(self) -> Any:
+        (message_id,) = self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0]
+        return next(m for m in self.channel.history() if m.id == message_id)
+
+    def image_faces(self, message: Any) -> list[str]:
+        attachment = next(a for a in message.attachments if a.filename.endswith(".png"))
+        return faces_in(self.env.backend.cdn.get(attachment.url))
+
+    def dm_messages(self, seat: int) -> list[Any]:
+        return list(self.members[seat].user.dm_channel.history())
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open(self, **options: Any) -> None:
+        host, *others = self.members
+        await host.slash(self.channel, "rumbugz start", **options)
+        for member in others:
+            await member.click(self.channel.last_message, label="Join")
+        await host.click(self.channel.last_message, label="Begin")
+        self.game_id = self.query("SELECT MAX(id) FROM games")[0][0]
+
+    # ------------------------------------------------------------------ moves through the UI
+
+    async def press(self, seat: int, move: str) -> Any:
+        """A table button, found by its move (its label may name the discard's top)."""
+        return await self.members[seat].click(self.table_message(), custom_id=f"gm:{self.game_id}:{move}:")
+
+    def menu(self, panel: Any, move: str, ending: str = "") -> Any:
+        """The panel's select for ``move`` whose custom_id ends with ``ending``, if it shows one."""
+        prefix = f"gs:{self.game_id}:{move}:"
+        return next(
+            (
+                c
+                for c in components(panel.response.message)
+                if c.custom_id.startswith(prefix) and c.custom_id.endswith(ending)
+            ),
+            None,
+        )
+
+    async def choose(self, seat: int, panel: Any, move: str, values: list[str], ending: str = "") -> Any:
+        menu = self.menu(panel, move, ending)
+        return await self.members[seat].select(panel.response, values, custom_id=menu.custom_id)
+
+    async def pick_bugz(self, seat: int, panel: Any, move: str, codes: list[str]) -> None:
+        """Tick ``codes`` in the hand menus (a hand of more than 25 Bugz has two, parts 0 and 1)."""
+        for part in range(2):
+            menu = self.menu(panel, move, ending=f".{part}")
+            if menu is None:
+                return
+            offered = {option.value for option in menu.options}
+            if chosen := [code for code in codes if code in offered]:
+                await self.members[seat].select(panel.response, chosen, custom_id=menu.custom_id)
+
+    async def suggestion(self, seat: int, panel: Any, move: str, label: str) -> None:
+        menu = self.menu(panel, move)
+        value = next(option.value for option in menu.options if option.label == label)
+        await self.members[seat].select(panel.response, [value], custom_id=menu.custom_id)
+
+    async def lay(self, seat: int, action: JSON, suggested: bool) -> Any:
+        member = self.members[seat]
+        panel = await self.press(seat, "lay")
+        if suggested:
+            label = f"{KIND_LABELS[action['kind']]}: " + " · ".join(map(entry_label, action["bugz"]))
+            await self.suggestion(seat, panel, "layq", label)
+        else:
+            await self.pick_bugz(seat, panel, "layb", [entry["bug"] for entry in action["bugz"]])
+            await member.click(panel.response, label=KIND_LABELS[action["kind"]])
+            for entry in action["bugz"]:
+                if is_plyt(entry["bug"]):
+                    await self.choose(seat, panel, "layv", [str(entry["value"])], ending=f".{entry['bug']}")
+        assert "Ready" in panel.response.content, panel.response.content
+        await member.click(panel.response, label="Lay it")
+        return panel
+
+    async def change(self, seat: int, action: JSON, suggested: bool) -> Any:
+        member = self.members[seat]
+        panel = await self.press(seat, "change")
+        if suggested:
+            sequence = next(s for s in self.state().table if s.id == action["sequence"])
+            added = " · ".join(map(entry_label, action["add"]))
+            await self.suggestion(
+                seat, panel, "chgq", f"#{sequence.id} {KIND_LABELS[sequence.kind]}: add {added}"
+            )
+        else:
+            await self.choose(seat, panel, "chgs", [str(action["sequence"])])
+            await self.pick_bugz(seat, panel, "chga", [entry["bug"] for entry in action["add"]])
+            for entry in action["add"]:
+                if is_plyt(entry["bug"]):
+                    await self.choose(seat, panel, "chgv", [str(entry["value"])], ending=f".{entry['bug']}")
+            if action["remove"]:
+                await self.choose(seat, panel, "chgr", list(action["remove"]))
+        assert "Ready" in panel.response.content, panel.response.content
+        await member.click(panel.response, label="Change it")
+        return panel
+
+    async def discard(self, seat: int, code: str) -> Any:
+        panel = await self.press(seat, "discard")
+        await self.choose(seat, panel, "discq", [code])
+        return panel
+
+    async def play(self, seat: int, action: JSON, turn: int) -> Any:
+        """``action`` through the buttons and menus a player would use."""
+        kind = action["type"]
+        if kind == "bid":
+            return await self.press(seat, "bid")
+        if kind == "draw":
+            return await self.press(seat, "bag" if action["source"] == "bag" else "pile")
+        if kind == "lay":
+            return await self.lay(
+                seat, action, suggested=turn % 2 == 0 and not any(is_plyt(e["bug"]) for e in action["bugz"])
+            )
+        if kind == "change":
+            return await self.change(seat, action, suggested=turn % 2 == 0)
+        return await self.discard(seat, action["bug"])
+
+    # ------------------------------------------------------------------ privacy checks
+
+    def assert_table_shows_only_public_bugz(self) -> None:
+        game = self.state()
+        public = Counter(code for sequence in game.table for code, _ in sequence.bugz)
+        if game.discard_pile:
+            public[game.discard_pile[-1]] += 1
+        assert Counter(self.image_faces(self.table_message())) == public
+
+    def assert_channel_has_no_hand(self) -> None:
+        for message in self.channel.history():
+            for marker in PRIVATE_MARKERS:
+                assert marker not in message.content, message.content
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    bot = make_bot()
+    bot.seed_source = lambda: THREE_PLAYER_SEED
+    return bot
+
+
+async def play_round(driver: RumBugzDriver) -> dict[str, int]:
+    """Play until the match ends, each move checked against the engine playing it directly."""
+    played: Counter[str] = Counter()
+    while not driver.state().finished:
+        game = driver.state()
+        seat, action = oracle_move(game)
+        expected = copy.deepcopy(game)
+        events = expected.apply(seat, action)
+        await driver.play(seat, action, sum(played.values()))
+        assert driver.state().to_json() == expected.to_json(), action
+        played[action["type"]] += 1
+        played.update(event.key for event in events if event.key == "rumbugz.event.bid_won")
+        if action["type"] == "lay" and any(is_plyt(entry["bug"]) for entry in action["bugz"]):
+            played["plyt_lay"] += 1
+        driver.assert_table_shows_only_public_bugz()
+    return dict(played)
+
+
+async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database_path):
+    driver = RumBugzDriver(simcord_env, database_path, players=3)
+    await driver.open(rounds=1)
+    dealt = driver.state()
+    for seat in range(3):
+        first_dm = driver.dm_messages(seat)[0]
+        assert "Your 6 Bugz" in first_dm.content
+        assert driver.image_faces(first_dm) == dealt.hands[seat]
+
+    played = await play_round(driver)
+
+    assert played["rumbugz.event.bid_won"] >= 1 and played["plyt_lay"] >= 1 and played["change"] >= 1
+    game = driver.state()
+    assert game.finished and game.winner() is not None
+    winner = NAMES[game.winner()]
+    final = driver.channel.last_message
+    assert any(winner in (embed.title or "") and "wins the match" in embed.title for embed in final.embeds)
+    assert any(component.label == "Rematch" for component in components(final))
+    driver.assert_channel_has_no_hand()
+    board = await driver.members[0].slash(driver.channel, "leaderboard")
+    assert winner in board.response.embeds[0].description
