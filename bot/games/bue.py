@@ -408,7 +408,11 @@ class BueAdapter(GameAdapter):
             private = [
                 line for e in events if e.seats and e.visible_to(seat) if (line := self.describe(e, viewer))
             ]
-            await replace_panel(click.interaction, done(viewer, private), view=None)
+            text = done(viewer, private)
+            # The channel does not call the player who just moved; tell them here if it is their move again.
+            if seat in table.game.required_to_act():
+                text += "\n" + viewer.t("common.your_move_again", url=table.jump_url())
+            await replace_panel(click.interaction, text, view=None)
 
         await click.service.act(click.interaction, click.game_id, action, answer)
 

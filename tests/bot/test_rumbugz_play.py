@@ -268,3 +268,128 @@ async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database
     driver.assert_channel_has_no_hand()
     board = await driver.members[0].slash(driver.channel, "leaderboard")
     assert winner in board.response.embeds[0].description
+
+
+async def play_until(driver: RumBugzDriver, wanted: str) -> tuple[int, JSON]:
+    """Play the oracle's moves until its next one is of type ``wanted``; that move is returned."""
+    turn = 0
+    while True:
+        seat, action = oracle_move(driver.state())
+        if action["type"] == wanted:
+            return seat, action
+        await driver.play(seat, action, turn)
+        turn += 1
+
+
+async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_env, database_path, make_bot):
+    driver = RumBugzDriver(simcord_env, database_path, players=3)
+    await driver.open(rounds=1)
+    await driver.press(driver.state().turn, "bag")
+    seat, action = await play_until(driver, "lay")
+    table_id = driver.table_message().id
+    # A lay half put together before the restart is finished after it, from the same panel.
+    panel = await driver.press(seat, "lay")
+    await driver.pick_bugz(seat, panel, "layb", [entry["bug"] for entry in action["bugz"]])
+    expected = driver.state()
+    expected.apply(seat, action)
+
+    await simcord_env.restart_bot(make_bot())
+
+    member = driver.members[seat]
+    await member.click(panel.response, label=KIND_LABELS[action["kind"]])
+    for entry in action["bugz"]:
+        if is_plyt(entry["bug"]):
+            await driver.choose(seat, panel, "layv", [str(entry["value"])], ending=f".{entry['bug']}")
+    await member.click(panel.response, label="Lay it")
+    assert driver.state().to_json() == expected.to_json()
+    await play_round(driver)
+    assert driver.state().finished
+    assert driver.table_message().id == table_id
+
+
+async def test_a_panel_from_an_earlier_position_is_refused(simcord_env, database_path):
+    driver = RumBugzDriver(simcord_env, database_path, players=3)
+    await driver.open()
+    seat, action = oracle_move(driver.state())
+    await driver.play(seat, action, 0)
+    stale = await driver.press(seat, "discard")
+    seat, action = oracle_move(driver.state())
+    assert action["type"] == "lay"
+    await driver.lay(seat, action, suggested=True)
+    before = driver.state().to_json()
+    refused = await driver.choose(seat, stale, "discq", [driver.state().hands[seat][0]])
+    assert "out of date" in ephemeral_text(refused)
+    assert driver.state().to_json() == before
+
+
+async def test_only_eligible_players_may_bid(simcord_env, database_path):
+    driver = RumBugzDriver(simcord_env, database_path, players=3)
+    outsider = driver.guild.add_member(simcord_env.create_user("zoe"))
+    await driver.open()
+    assert not any(c.custom_id.endswith(":bid:") for c in components(driver.table_message()))
+    discarder = driver.state().turn
+    while driver.state().bids is None:
+        seat, action = oracle_move(driver.state())
+        await driver.play(seat, action, 0)
+    game = driver.state()
+    (eligible,) = game.bids.eligible
+    before = game.to_json()
+    assert any(
+        c.label == f"Bid for the {NUMBER_OF[game.discard_pile[-1]]}"
+        for c in components(driver.table_message())
+    )
+
+    for seat in (discarder, game.turn):
+        refused = await driver.press(seat, "bid")
+        assert "You cannot bid now" in ephemeral_text(refused)
+    stranger = await outsider.click(driver.table_message(), custom_id=f"gm:{driver.game_id}:bid:")
+    assert "not playing in this game" in ephemeral_text(stranger)
+    assert driver.state().to_json() == before
+
+    accepted = await driver.press(eligible, "bid")
+    assert "You bid for the" in ephemeral_text(accepted)
+    assert f"{NAMES[eligible]} bids for the discard!" in driver.channel.last_message.content
+    await driver.press(game.turn, "bag")
+    assert f"{NAMES[eligible]} wins the bid" in driver.channel.last_message.content
+
+
+async def test_a_turn_timeout_draws_from_the_bag_then_discards_the_highest_bug(simcord_env, database_path):
+    driver = RumBugzDriver(simcord_env, database_path, players=3)
+    await driver.open(turn_timeout="1h")
+    seat = driver.state().turn
+    for step in ("draw", "discard"):
+        expected = driver.state()
+        default = expected.default_action(seat)
+        assert default["type"] == step
+        expected.apply(seat, default)
+        await simcord_env.advance_time(1800 + 1)
+        assert "half your time is gone" in driver.channel.last_message.content
+        await simcord_env.advance_time(1800)
+        assert driver.state().to_json() == expected.to_json()
+    timed_out = [m.content for m in driver.channel.history() if "ran out of time" in m.content]
+    assert len(timed_out) == 2 and all(NAMES[seat] in text for text in timed_out)
+    actions = driver.query("SELECT action FROM actions WHERE game_id = ? AND by_timeout = 1", driver.game_id)
+    assert [json.loads(action)["type"] for (action,) in actions] == ["draw", "discard"]
+
+
+async def test_a_hand_is_shown_only_to_its_owner(simcord_env, database_path):
+    driver = RumBugzDriver(simcord_env, database_path, players=3)
+    await driver.open()
+    game = driver.state()
+    anna = driver.members[0]
+    mine = await anna.click(driver.table_message(), label="My hand")
+    assert mine.response.ephemeral and driver.image_faces(mine.response) == game.hands[0]
+    slash = await anna.slash(driver.channel, "rumbugz hand")
+    assert slash.ephemeral and driver.image_faces(slash.response) == game.hands[0]
+    table = await anna.slash(driver.channel, "rumbugz table")
+    assert table.ephemeral and driver.image_faces(table.response) == []
+    driver.assert_table_shows_only_public_bugz()
+    driver.assert_channel_has_no_hand()
+    for seat in range(3):
+        shown = set(driver.image_faces(driver.dm_messages(seat)[0]))
+        others = {code for other, hand in enumerate(game.hands) if other != seat for code in hand}
+        assert shown == set(game.hands[seat]) and not shown & others
+    rules = await anna.slash(driver.channel, "rumbugz rules")
+    assert "PLYT" in rules.response.embeds[0].description
+    score = await anna.slash(driver.channel, "rumbugz score")
+    assert "anna" in score.response.embeds[0].description
