@@ -157,9 +157,13 @@ def main() -> None:
         pairs = list(zip(positions, answers["ours"], answers["rummikub-solver"]))
         fewer = [(p, a, b) for p, a, b in pairs if a.tiles < b.tiles]
         more = sum(1 for _, a, b in pairs if a.tiles > b.tiles)
-        print(f"\npositions where ours lays more tiles: {more}; equal: {len(pairs) - more - len(fewer)}; fewer: {len(fewer)}")
+        print(
+            f"\npositions where ours lays more tiles: {more}; equal: {len(pairs) - more - len(fewer)}; fewer: {len(fewer)}"
+        )
         for position, mine, other in fewer:
-            print(f"  FEWER game {position.game} turn {position.turn}: ours {mine.tiles}, theirs {other.tiles}: {position}")
+            print(
+                f"  FEWER game {position.game} turn {position.turn}: ours {mine.tiles}, theirs {other.tiles}: {position}"
+            )
         changed_more = sum(1 for _, a, b in pairs if a.sets_changed > b.sets_changed)
         print(f"positions where ours changes more sets: {changed_more}")
         ratio_median = statistics.median(a.seconds for a in answers["ours"]) / statistics.median(

@@ -36,6 +36,7 @@ from games.rumbugz.bugz import (
     Entry,
     changed_sequence,
     check_sequence,
+    entry_order,
     hand_order,
     is_plyt,
     one_of_each,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
 
 # Drawing: Bugz as tiles, numbered ones cream, PLYTs purple with the number they stand for.
 TILE_W, TILE_H, TILE_GAP = 46, 62, 4
-HAND_TILE_W, HAND_TILE_H, HAND_PER_ROW = 64, 86, 10
+HAND_TILE_W, HAND_TILE_H, HAND_PER_ROW = 70, 90, 10
 SEQUENCE_GAP = 26
 IMAGE_W = 1000
 MARGIN = 20
@@ -56,32 +57,44 @@ PLYT_FACE, PLYT_INK = (126, 70, 180), (255, 255, 255)
 KIND_DONE, KIND_DONE_INK = (96, 196, 124), (16, 40, 24)
 HAND_BACKGROUND = (44, 58, 48)
 
-# Discord: 25 options to a select, 5 rows to a message, 100 characters to a custom_id.
+# Discord: 25 options to a select, 5 rows to a message, 100 characters to a custom_id or a label.
 OPTIONS_PER_SELECT = 25
 ROWS = 5
 CUSTOM_ID_LIMIT = 100
+LABEL_LIMIT = 100
+# A hand of more than 50 Bugz (playouts never went past about 30) offers its first 50 in menus.
+HAND_MENUS = 2
 # The longest sequence: 1 to 12 (or a match of eight copies and four PLYTs).
 LONGEST_SEQUENCE = HIGHEST_NUMBER - LOWEST_NUMBER + 1
 
 KIND_OF_LETTER = {kind[0]: kind for kind in KINDS}
-# The buttons of a turn in the order it goes, and the engine's action type each one takes.
-STEP_OF_BUTTON = {
-    "bag": "draw",
-    "pile": "draw",
-    "lay": "lay",
-    "change": "change",
-    "discard": "discard",
-    "bid": "bid",
+
+
+@dataclass(frozen=True)
+class Step:
+    """A button for one step of a turn: the engine action it takes and how it looks.
+
+    ``label_with_top`` names the discard's top Bug, when the step is about it.
+    """
+
+    action: str
+    label: str
+    emoji: str
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    label_with_top: str | None = None
+
+
+# In the order a turn goes; the keys are the buttons' moves.
+STEPS: dict[str, Step] = {
+    "bag": Step("draw", "rumbugz.label.draw_bag", "🎲", discord.ButtonStyle.primary),
+    "pile": Step("draw", "rumbugz.label.draw_discard", "♻️", label_with_top="rumbugz.ui.button.take"),
+    "lay": Step("lay", "rumbugz.label.lay", "🧩", discord.ButtonStyle.primary),
+    "change": Step("change", "rumbugz.label.change", "🔧"),
+    "discard": Step("discard", "rumbugz.label.discard", "🗑️"),
+    "bid": Step("bid", "rumbugz.label.bid", "🙋", discord.ButtonStyle.success, "rumbugz.ui.button.bid"),
 }
-BUTTON_ORDER = tuple(STEP_OF_BUTTON)
-STEP_LABELS = {
-    "bag": "rumbugz.label.draw_bag",
-    "pile": "rumbugz.label.draw_discard",
-    "lay": "rumbugz.label.lay",
-    "change": "rumbugz.label.change",
-    "discard": "rumbugz.label.discard",
-    "bid": "rumbugz.label.bid",
-}
+# What the table offers everyone in each phase of the turn.
+PHASE_STEPS = {"draw": ("bag", "pile"), "play": ("lay", "change", "discard"), "discard": ("discard",)}
 
 
 # ---------------------------------------------------------------------- text
@@ -114,10 +127,6 @@ def table_entries(sequence: Mapping[str, Any]) -> list[Entry]:
 
 def kind_name(kind: str, viewer: Viewer) -> str:
     return viewer.t(f"rumbugz.label.{kind}")
-
-
-def clip(text: str, limit: int = 100) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # ---------------------------------------------------------------------- PLYT numbers
@@ -179,9 +188,6 @@ class Picks:
         named = {entry["bug"]: entry["value"] for entry in listed if is_plyt(entry["bug"])}
         return cls(tuple(entry["bug"] for entry in listed), named)
 
-    def plyts(self) -> list[str]:
-        return [code for code in self.codes if is_plyt(code)]
-
     def choose(self, offered: Sequence[str], chosen: Iterable[str]) -> Picks:
         """The picks after a menu offering ``offered`` came back with ``chosen``."""
         kept = [code for code in self.codes if code not in offered]
@@ -198,7 +204,7 @@ class Picks:
         ``around`` (the numbers already in the sequence) and the other picks."""
         numbers = {code: number for code in self.codes if (number := NUMBER_OF[code]) is not None}
         known = [*around, *numbers.values(), *self.named.values()]
-        unnamed = [code for code in self.plyts() if code not in self.named]
+        unnamed = [code for code in self.codes if is_plyt(code) and code not in self.named]
         guesses = dict(zip(unnamed, plyt_guesses(kind, known, len(unnamed)), strict=True))
         values = numbers | guesses | dict(self.named)
         return [(code, values[code]) for code in self.codes]
@@ -355,7 +361,8 @@ class RumBugzAdapter(GameAdapter):
         top = 112
         for seat in seats:
             placed = self._layout([s for s in view["table"] if s["owner"] == seat])
-            height = 48 + (1 + max((line for _, _, line in placed), default=0)) * line_height
+            lines = 1 + max(line for _, _, line in placed) if placed else 0
+            height = 48 + lines * line_height if placed else 80
             bands.append((seat, placed, top))
             top += height + 12
         canvas = Canvas(IMAGE_W, top + 8)
@@ -371,7 +378,7 @@ class RumBugzAdapter(GameAdapter):
                 outline=HIGHLIGHT if turn else None,
                 width=3,
             )
-            canvas.text((MARGIN + 12, band_top + 10), viewer.name(seat)[:20], 24, HIGHLIGHT if turn else INK)
+            canvas.text((MARGIN + 12, band_top + 10), viewer.name(seat)[:18], 24, HIGHLIGHT if turn else INK)
             canvas.text(
                 (MARGIN + 300, band_top + 15),
                 viewer.t(
@@ -519,48 +526,36 @@ class RumBugzAdapter(GameAdapter):
 
     def _table_buttons(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
         """Everyone sees the same buttons: the step the turn is at, and Bid while bids are open."""
-        steps = {"draw": ["bag", "pile"], "play": ["lay", "change", "discard"], "discard": ["discard"]}
-        moves = steps[view["phase"]]
+        moves = list(PHASE_STEPS[view["phase"]])
         bids = view["bids"]
-        if bids is not None and any(s not in bids["bidders"] + bids["declined"] for s in bids["eligible"]):
-            moves = [*moves, "bid"]
-        items: list[discord.ui.Item[Any]] = [
-            game_button(game_id, "hand", viewer.t("rumbugz.ui.button.hand"), emoji="🃏", row=0)
-        ]
-        return items + self._step_buttons(moves, view, viewer, game_id)
+        if bids is not None and set(bids["eligible"]) - set(bids["bidders"] + bids["declined"]):
+            moves.append("bid")
+        hand = game_button(game_id, "hand", viewer.t("rumbugz.ui.button.hand"), emoji="🃏", row=0)
+        return [hand, *self._step_buttons(moves, view, viewer, game_id)]
 
     @staticmethod
     def _step_buttons(
-        moves: Sequence[str], view: JSON, viewer: Viewer, game_id: int
-    ) -> list[discord.ui.Button[Any]]:
+        moves: Iterable[str], view: JSON, viewer: Viewer, game_id: int
+    ) -> list[discord.ui.Item[Any]]:
         top = view["discard_top"]
-        top_text = bug_text(top, viewer) if top else ""
-        looks: dict[str, tuple[str, str, discord.ButtonStyle]] = {
-            "bag": (viewer.t("rumbugz.label.draw_bag"), "🎲", discord.ButtonStyle.primary),
-            "pile": (
-                viewer.t("rumbugz.ui.button.take", bug=top_text)
-                if top
-                else viewer.t("rumbugz.label.draw_discard"),
-                "♻️",
-                discord.ButtonStyle.secondary,
-            ),
-            "lay": (viewer.t("rumbugz.label.lay"), "🧩", discord.ButtonStyle.primary),
-            "change": (viewer.t("rumbugz.label.change"), "🔧", discord.ButtonStyle.secondary),
-            "discard": (viewer.t("rumbugz.label.discard"), "🗑️", discord.ButtonStyle.secondary),
-            "bid": (viewer.t("rumbugz.ui.button.bid", bug=top_text), "🙋", discord.ButtonStyle.success),
-        }
-        return [
-            game_button(
-                game_id,
-                move,
-                looks[move][0],
-                style=looks[move][2],
-                emoji=looks[move][1],
-                row=1 if move == "bid" else 0,
-                disabled=move == "pile" and top is None,
+        buttons: list[discord.ui.Item[Any]] = []
+        for move in moves:
+            step = STEPS[move]
+            label = viewer.t(step.label)
+            if step.label_with_top and top:
+                label = viewer.t(step.label_with_top, bug=bug_text(top, viewer))
+            buttons.append(
+                game_button(
+                    game_id,
+                    move,
+                    label,
+                    style=step.style,
+                    emoji=step.emoji,
+                    row=1 if move == "bid" else 0,
+                    disabled=move == "pile" and top is None,
+                )
             )
-            for move in moves
-        ]
+        return buttons
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         seat = view["seat"]
@@ -577,8 +572,9 @@ class RumBugzAdapter(GameAdapter):
             value=", ".join(kind_name(kind, viewer) for kind in done) or viewer.t("rumbugz.ui.none"),
         )
         steps = view["to_act"][seat]
-        moves = [move for move in BUTTON_ORDER if STEP_OF_BUTTON[move] in steps]
-        items: list[discord.ui.Item[Any]] = list(self._step_buttons(moves, view, viewer, game_id))
+        items = self._step_buttons(
+            [m for m, step in STEPS.items() if step.action in steps], view, viewer, game_id
+        )
         if not codes:
             return Rendered([embed], None, items)
         embed.set_image(url="attachment://rumbugz-hand.png")
@@ -648,12 +644,13 @@ class RumBugzAdapter(GameAdapter):
                 if not view["completed"][seat]:
                     raise GameError("rumbugz.error.change_needs_sequence")
                 raise GameError("rumbugz.ui.error.no_change")
-            raise GameError("rumbugz.error.wrong_step", action=viewer.t(STEP_LABELS[step]))
+            raise GameError("rumbugz.error.wrong_step", action=viewer.t(STEPS[step].label))
         return table, seat, view, viewer
 
     @staticmethod
-    def _check_stamp(table: Table, stamp: int) -> None:
-        if table.row.version != stamp:
+    def _check_stamp(table: Table, stamp: int | str) -> None:
+        """Refuse a panel drawn for an earlier position: its custom_ids carry the version it was drawn at."""
+        if str(stamp) != str(table.row.version):
             raise GameError("error.out_of_date")
 
     @staticmethod
@@ -730,7 +727,7 @@ class RumBugzAdapter(GameAdapter):
             hand[start : start + OPTIONS_PER_SELECT] for start in range(0, len(hand), OPTIONS_PER_SELECT)
         ]
         selects: list[discord.ui.Item[Any]] = []
-        for number, part in enumerate(parts[:2]):
+        for number, part in enumerate(parts[:HAND_MENUS]):
             select = game_select(
                 game_id,
                 move,
@@ -761,9 +758,13 @@ class RumBugzAdapter(GameAdapter):
             game_select(
                 game_id,
                 move,
-                viewer.t("rumbugz.ui.plyt_placeholder", number=number, value=value),
+                viewer.t("rumbugz.ui.plyt_placeholder", number=number),
                 [
-                    discord.SelectOption(label=str(option), value=str(option), default=option == value)
+                    discord.SelectOption(
+                        label=viewer.t("rumbugz.ui.plyt_option", number=number, value=option),
+                        value=str(option),
+                        default=option == value,
+                    )
                     for option in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1)
                 ],
                 f"{arg}.{code}",
@@ -778,7 +779,8 @@ class RumBugzAdapter(GameAdapter):
         if not labels:
             return []
         options = [
-            discord.SelectOption(label=clip(label), value=str(index)) for index, label in enumerate(labels)
+            discord.SelectOption(label=truncate(label, LABEL_LIMIT), value=str(index))
+            for index, label in enumerate(labels)
         ]
         return [game_select(game_id, move, viewer.t("rumbugz.ui.suggest_placeholder"), options, str(stamp))]
 
@@ -812,7 +814,9 @@ class RumBugzAdapter(GameAdapter):
             viewer.t("rumbugz.ui.hand_line", bugz=bugz_text(view["hand"], viewer)),
             viewer.t(
                 "rumbugz.ui.lay.picked",
-                bugz=entries_text(entries, viewer) if entries else bugz_text(draft.picks.codes, viewer),
+                bugz=entries_text(sorted(entries, key=entry_order), viewer)
+                if entries
+                else bugz_text(draft.picks.codes, viewer),
             ),
         ]
         ready = False
@@ -821,34 +825,9 @@ class RumBugzAdapter(GameAdapter):
         else:
             lines.append(viewer.t("rumbugz.ui.lay.kind", kind=kind_name(draft.kind, viewer)))
             if draft.picks.codes:
-                ready, line = self._verdict(lambda: check_sequence(draft.kind or "", entries), viewer)
+                ready, line = self._verdict(partial(check_sequence, draft.kind, entries), viewer)
                 lines.append(line)
-        done = view["completed"][seat]
-        open_kinds = KINDS if len(done) == len(KINDS) else [kind for kind in KINDS if kind not in done]
-        buttons: list[discord.ui.Item[Any]] = [
-            game_button(
-                game_id,
-                "lay",
-                kind_name(kind, viewer),
-                replace(draft, kind=kind).encode(),
-                discord.ButtonStyle.primary if kind == draft.kind else discord.ButtonStyle.secondary,
-                row=ROWS - 1,
-                disabled=kind not in open_kinds,
-            )
-            for kind in KINDS
-        ]
-        buttons.append(
-            game_button(
-                game_id,
-                "layok",
-                viewer.t("rumbugz.ui.button.lay_it"),
-                arg,
-                discord.ButtonStyle.success,
-                "✅",
-                row=ROWS - 1,
-                disabled=not ready,
-            )
-        )
+        buttons = self._lay_buttons(game_id, draft, view["completed"][seat], ready, viewer)
         selects = self._bug_selects(
             game_id,
             "layb",
@@ -872,6 +851,36 @@ class RumBugzAdapter(GameAdapter):
             selects = self._suggestion_select(game_id, "layq", draft.stamp, labels, viewer) + selects
         return "\n".join(lines), [*selects, *buttons]
 
+    @staticmethod
+    def _lay_buttons(
+        game_id: int, draft: LayDraft, done: Sequence[str], ready: bool, viewer: Viewer
+    ) -> list[discord.ui.Item[Any]]:
+        """A button per kind (those laid already are off until all four are) and Lay it."""
+        all_done = len(done) == len(KINDS)
+        buttons: list[discord.ui.Item[Any]] = [
+            game_button(
+                game_id,
+                "lay",
+                kind_name(kind, viewer),
+                replace(draft, kind=kind).encode(),
+                discord.ButtonStyle.primary if kind == draft.kind else discord.ButtonStyle.secondary,
+                row=ROWS - 1,
+                disabled=kind in done and not all_done,
+            )
+            for kind in KINDS
+        ]
+        confirm = game_button(
+            game_id,
+            "layok",
+            viewer.t("rumbugz.ui.button.lay_it"),
+            draft.encode(),
+            discord.ButtonStyle.success,
+            "✅",
+            row=ROWS - 1,
+            disabled=not ready,
+        )
+        return [*buttons, confirm]
+
     async def _show_lay(self, click: Click, draft_of: Callable[[Table, int, JSON], LayDraft]) -> None:
         table, seat, view, viewer = await self._at_step(click, "lay")
         draft = draft_of(table, seat, view)
@@ -889,7 +898,7 @@ class RumBugzAdapter(GameAdapter):
 
     async def _lay_suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
-            self._check_stamp(table, int(click.parts[0]))
+            self._check_stamp(table, "".join(click.parts[:1]))
             move = self._pick_suggestion(table, seat, "lay", click.values)
             return LayDraft(table.row.version, move["kind"], Picks.of(move["bugz"]))
 
@@ -943,14 +952,15 @@ class RumBugzAdapter(GameAdapter):
         if draft is None:
             options = [
                 discord.SelectOption(
-                    label=clip(
+                    label=truncate(
                         viewer.t(
                             "rumbugz.ui.change.sequence_option",
                             sequence=sequence["id"],
                             name=viewer.name(sequence["owner"]),
                             kind=kind_name(sequence["kind"], viewer),
                             bugz=entries_text(table_entries(sequence), viewer),
-                        )
+                        ),
+                        LABEL_LIMIT,
                     ),
                     value=str(sequence["id"]),
                 )
@@ -1070,7 +1080,7 @@ class RumBugzAdapter(GameAdapter):
 
     async def _change_suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, int(click.parts[0]))
+            self._check_stamp(table, "".join(click.parts[:1]))
             move = self._pick_suggestion(table, seat, "change", click.values)
             return ChangeDraft(
                 table.row.version, move["sequence"], Picks.of(move["add"]), tuple(move["remove"])
@@ -1080,7 +1090,7 @@ class RumBugzAdapter(GameAdapter):
 
     async def _change_sequence(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, int(click.parts[0]))
+            self._check_stamp(table, "".join(click.parts[:1]))
             sequence = self._sequence(view, int(click.values[0]))
             return ChangeDraft(table.row.version, sequence["id"])
 
@@ -1142,10 +1152,8 @@ class RumBugzAdapter(GameAdapter):
         await self._show(click.interaction, viewer.t("rumbugz.ui.discard.prompt"), [select])
 
     async def _discard(self, click: Click) -> None:
-        stamp = int(click.parts[0]) if click.parts and click.parts[0].isdigit() else -1
-
         def action(table: Table, seat: int) -> JSON:
-            self._check_stamp(table, stamp)
+            self._check_stamp(table, "".join(click.parts[:1]))
             return {"type": "discard", "bug": click.values[0]}
 
         await self._play(click, action)

@@ -25,7 +25,15 @@ from typing import Any, ClassVar, Self
 
 from games.core import JSON, Event, Game, GameError, Option, SeededRandom
 from games.rummikub.solver import Layout, Objective, best_play, lay_out, lay_out_initial_meld
-from games.rummikub.tiles import ALL_TILES, RACK_SIZE, missing_from, parse_tile, parse_tiles, rack_value, sorted_tiles
+from games.rummikub.tiles import (
+    ALL_TILES,
+    RACK_SIZE,
+    missing_from,
+    parse_tile,
+    parse_tiles,
+    rack_value,
+    sorted_tiles,
+)
 
 PLAY = "play"
 DRAW = "draw"
@@ -135,10 +143,12 @@ class Rummikub(Game):
         return None if layout is None else {"type": PLAY, "tiles": list(layout.tiles)}
 
     def _best_layout(self, seat: int, objective: Objective) -> Layout | None:
-        return best_play(self.racks[seat], self.table, initial_meld=not self.melded[seat], objective=objective)
+        return best_play(
+            self.racks[seat], self.table, initial_meld=not self.melded[seat], objective=objective
+        )
 
     def legal_actions(self, seat: int) -> list[JSON]:
-        """Draw, and the best plays (most tiles, most value) when there are any; empty when not ``seat``'s turn.
+        """Draw, and the best plays (most tiles, most value) if any; empty when it is not ``seat``'s turn.
 
         Any other set of rack tiles may be legal too: ``apply`` decides.
         """
@@ -238,7 +248,7 @@ class Rummikub(Game):
             if seat != winner:
                 points[seat] = -(values[seat] - base)
                 points[winner] += values[seat] - base
-        self.points = [total + gained for total, gained in zip(self.points, points)]
+        self.points = [total + gained for total, gained in zip(self.points, points, strict=True)]
         self.last_round = {
             "round": self.round,
             "winner": winner,
@@ -247,7 +257,9 @@ class Rummikub(Game):
             "racks": [sorted_tiles(rack) for rack in self.racks],
         }
         key = "rummikub.event.round_blocked" if blocked else "rummikub.event.round_won"
-        events = [Event(key, {"seat": winner, "round": self.round, "points": points, "totals": list(self.points)})]
+        events = [
+            Event(key, {"seat": winner, "round": self.round, "points": points, "totals": list(self.points)})
+        ]
         return events + self._next_round_or_end()
 
     def _match_leader(self) -> int | None:
@@ -281,7 +293,7 @@ class Rummikub(Game):
         events = [Event("rummikub.event.player_removed", {"seat": seat})]
         if len(self._seats_from(0)) < self.min_players:
             self.over, self.result = True, None
-            return events + [Event("rummikub.event.match_abandoned")]
+            return [*events, Event("rummikub.event.match_abandoned")]
         if self.turn == seat:
             self.turn = self._next_active(seat)
         return events

@@ -4,25 +4,31 @@ Pure functions over tile codes (see ``games.rummikub.tiles``); a table is a sequ
 sets, each a sequence of codes.
 
 How it works. Every question is one exact search: "split these forced tiles, plus any of
-these optional tiles, into valid sets; score the optional tiles laid, then the existing
-sets left as they were". It walks the numbers 1..13 (the classical dynamic programme for
-Rummikub, cf. den Hertog & Hulshof's ILP and the run-length DP of van Rijn, Takes & Vis).
-After each number, per colour, the state holds the lengths (0, 1, 2, or "3 or more") of
-the runs still open, and which existing runs are being kept whole; a run of 1 or 2 must
-go on, a run of 3+ may end. The tiles of a number that no run takes form groups, which
-only depend on how many tiles each colour gives (0, 1 or 2) and on the jokers joining
-them. Jokers placed so far are part of the state. Two open runs per colour suffice
-without jokers (two copies of each tile); a third is allowed when jokers are in play.
+these optional tiles, into valid sets; score the optional tiles laid (and, when asked,
+the existing sets left whole)". It walks the numbers 1..13, the classical dynamic
+programme for Rummikub (cf. den Hertog & Hulshof's ILP and the run-length DP of van
+Rijn, Takes & Vis). After each number, per colour, the state holds the lengths (0, 1, 2,
+or "3 or more") of the runs still open, and which existing runs are kept whole; a run of
+1 or 2 must go on, a run of 3+ may end. The tiles of a number that no run takes form
+groups, which only depend on how many tiles each colour gives (0, 1 or 2) and on the
+jokers joining them. Jokers placed so far are part of the state. Two open runs per
+colour suffice without jokers (two copies of each tile); a third when jokers are in play.
 
-The walk is depth first, best move first, with a memo of the best score that reached
-each state, and branch and bound: a state is dropped when even laying every optional
-tile still ahead and keeping every set still ahead could not beat the best split found.
-Moves one colour can make are pruned when another move gives runs that can do all it
-can (a run of 3+ may go on or stop) with no less score. So the first greedy split is
-usually the best one, and proving it takes few more states.
+What makes it fast enough in Python:
+- a depth-first branch and bound (best move first, bounded by "every optional tile
+  still ahead is laid") usually finds the best split and often proves it in a few
+  hundred states; past that, a walk number by number keeps only the states that can
+  still reach a target score and that no other state beats (a run of 3+ may go on or
+  stop, so it beats a shorter run or none; fewer spare jokers placed is no worse);
+- jokers are spare: the search places them only where they help and attaches the
+  others at the end of a run or to a group of three (checked; if there is no room the
+  search runs again placing every joker);
+- the table is walked upwards and downwards at once (numbers read as 14 - n): which way
+  is quick depends on the table, and one way is often many times quicker.
 
-Keeping existing sets is part of the score, below the tiles: laying named tiles keeps as
-many sets as possible, exactly, and the best play does the same among the best plays.
+Laying named tiles keeps as many existing sets as it can: first the sets next to the new
+tiles, then their neighbours, and so on; that search has a budget, past which the best
+layout found is kept.
 """
 
 from __future__ import annotations
@@ -131,7 +137,8 @@ def _run_moves(slots: int) -> tuple[tuple[tuple[tuple[int, Plan], ...], ...], ..
         choices = [(True,) if 0 < n < _LONG_RUN else (True, False) if n else (False,) for n in state]
         for goes_on in product(*choices):
             for started in range(state.count(0) + 1):
-                lengths = [min(n + 1, _LONG_RUN) for n, on in zip(state, goes_on) if on] + [1] * started
+                going_on = [min(n + 1, _LONG_RUN) for n, on in zip(state, goes_on, strict=True) if on]
+                lengths = going_on + [1] * started
                 following = index[tuple(sorted(lengths + [0] * (slots - len(lengths)), reverse=True))]
                 by_count[sum(goes_on) + started].setdefault(following, (goes_on, started))
         table.append(tuple(tuple(moves.items()) for moves in by_count))
@@ -140,7 +147,9 @@ def _run_moves(slots: int) -> tuple[tuple[tuple[tuple[int, Plan], ...], ...], ..
 
 @cache
 def _closable(slots: int) -> frozenset[int]:
-    return frozenset(i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state))
+    return frozenset(
+        i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state)
+    )
 
 
 @cache
@@ -151,7 +160,11 @@ def _stronger_states(slots: int) -> tuple[frozenset[int], ...]:
         frozenset(
             a
             for a, strong in enumerate(states)
-            if a != b and any(all(x in (_LONG_RUN, y) for x, y in zip(strong, order)) for order in permutations(weak))
+            if a != b
+            and any(
+                all(x in (_LONG_RUN, y) for x, y in zip(strong, order, strict=True))
+                for order in permutations(weak)
+            )
         )
         for b, weak in enumerate(states)
     )
@@ -190,7 +203,13 @@ def _free_moves(
                 for following, plan in moves[in_runs + run_jokers]:
                     slot = (laid - in_runs, following, run_jokers, meld_value)
                     if slot not in found or found[slot][2] < gain:
-                        found[slot] = (following, run_jokers, gain, meld_value, (plan, laid - forced, in_runs))
+                        found[slot] = (
+                            following,
+                            run_jokers,
+                            gain,
+                            meld_value,
+                            (plan, laid - forced, in_runs),
+                        )
     stronger = _stronger_states(slots)
     by_groups: dict[int, list[FreeMove]] = {}
     for (given, *_), move in found.items():
@@ -204,10 +223,15 @@ def _free_moves(
             for (other_given, *_), other in found.items()
         ):
             by_groups.setdefault(given, []).append(move)
-    return {given: tuple(sorted(moves, key=lambda move: (move[1], -move[2]))) for given, moves in by_groups.items()}
+    return {
+        given: tuple(sorted(moves, key=lambda move: (move[1], -move[2])))
+        for given, moves in by_groups.items()
+    }
 
 
-ColourMoves = tuple[dict[int, list[Move]], int]  # moves by tiles given to groups; bit g set when g is possible
+ColourMoves = tuple[
+    dict[int, list[Move]], int
+]  # moves by tiles given to groups; bit g set when g is possible
 
 
 @cache
@@ -232,10 +256,10 @@ def _plain_moves(
     for given, free_moves in _free_moves(
         state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room
     ).items():
-        for following, run_jokers, gain, meld_value, plan in free_moves:
+        for following, run_jokers, gain, worth, plan in free_moves:
             lengths = lengths_of[following]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
-                moves.setdefault(given, []).append((following, run_jokers, gain, meld_value, (plan, ())))
+                moves.setdefault(given, []).append((following, run_jokers, gain, worth, (plan, ())))
     return moves, sum(1 << given for given in moves)
 
 
@@ -388,16 +412,24 @@ class _Search:
         self.jokers = problem.forced_jokers + problem.optional_jokers
         self.slots = 2 if self.jokers == 0 else 3
         # Spare jokers: every joker may stay off, and scores nothing, so fewer placed is no worse.
-        self.spare_jokers = problem.forced_jokers == 0 and problem.joker_weight == 0 and not any(problem.joker_number_weight)
+        self.spare_jokers = (
+            problem.forced_jokers == 0 and problem.joker_weight == 0 and not any(problem.joker_number_weight)
+        )
         present = [problem.forced[k] + problem.optional[k] for k in range(_KINDS)]
         self.supply = [
-            [present[c * HIGHEST + n - LOWEST] + self.jokers if n <= HIGHEST else 0 for n in range(LOWEST, HIGHEST + 3)]
+            [
+                present[c * HIGHEST + n - LOWEST] + self.jokers if n <= HIGHEST else 0
+                for n in range(LOWEST, HIGHEST + 3)
+            ]
             for c in range(_COLOUR_COUNT)
         ]
         reach = _JOKER_REACH if self.jokers else 0
         near = [
             [
-                any(present[c * HIGHEST + m - LOWEST] for m in range(max(LOWEST, n - reach), min(HIGHEST, n + reach) + 1))
+                any(
+                    present[c * HIGHEST + m - LOWEST]
+                    for m in range(max(LOWEST, n - reach), min(HIGHEST, n + reach) + 1)
+                )
                 for n in range(LOWEST, HIGHEST + 1)
             ]
             for c in range(_COLOUR_COUNT)
@@ -423,7 +455,9 @@ class _Search:
         self.group_keeps = {number: self._group_keeps(groups) for number, groups in groups_at.items()}
         # A colour state: its run state and the existing runs it keeps whole; with no
         # existing sets, a colour state id is its run state.
-        self.colour_states: list[tuple[int, tuple[int, ...]]] = [(n, ()) for n in range(len(_run_states(self.slots)))]
+        self.colour_states: list[tuple[int, tuple[int, ...]]] = [
+            (n, ()) for n in range(len(_run_states(self.slots)))
+        ]
         self.colour_state_ids = {state: position for position, state in enumerate(self.colour_states)}
         self.move_cache: dict[tuple[int, int, int, int], ColourMoves] = {}
         self.stronger: dict[int, list[int]] = {}  # colour state id -> the ids that beat it, known when asked
@@ -455,7 +489,9 @@ class _Search:
             kept = sum(len(self.runs_starting.get((c, number), ())) for c in range(_COLOUR_COUNT))
             kept += len(self.group_keeps[number][0].kept) if number in self.group_keeps else 0
             ahead[i] = ahead[i + 1] + tiles + kept * _KEEP
-        jokers = problem.optional_jokers * problem.joker_weight + self.jokers * max(problem.joker_number_weight)
+        jokers = problem.optional_jokers * problem.joker_weight + self.jokers * max(
+            problem.joker_number_weight
+        )
         return [value + jokers for value in ahead]
 
     # -------------------------------------------------------------- the walk
@@ -585,7 +621,9 @@ class _Search:
             state, locked = self.colour_states[state_id]
             stronger = _stronger_states(self.slots)[state]
             self.stronger[state_id] = [
-                self.colour_state_ids[(rival, locked)] for rival in stronger if (rival, locked) in self.colour_state_ids
+                self.colour_state_ids[(rival, locked)]
+                for rival in stronger
+                if (rival, locked) in self.colour_state_ids
             ]
         return self.stronger[state_id]
 
@@ -593,7 +631,10 @@ class _Search:
         """The score of a complete walk, or None if a run may not end here or a table joker is left."""
         problem = self.problem
         closable = _closable(self.slots)
-        if any(self.colour_states[(key >> (_STATE_BITS * c)) & _STATE_MASK][0] not in closable for c in range(_COLOUR_COUNT)):
+        if any(
+            self.colour_states[(key >> (_STATE_BITS * c)) & _STATE_MASK][0] not in closable
+            for c in range(_COLOUR_COUNT)
+        ):
             return None
         used = (key >> _JOKERS_AT) & 3
         if used < problem.forced_jokers or (key >> _MELD_AT) < problem.meld_minimum:
@@ -666,7 +707,10 @@ class _Search:
                                 )
                                 gain = group_score + p0 + p1 + p2 + p3
                                 if new_key not in best or best[new_key][0] < gain:
-                                    best[new_key] = (gain, (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3)))
+                                    best[new_key] = (
+                                        gain,
+                                        (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3)),
+                                    )
         return [(new_key, gain, decision) for new_key, (gain, decision) in best.items()]
 
     def _colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
@@ -695,7 +739,9 @@ class _Search:
         for size in range(len(starting), -1, -1):
             for kept in _subsets(starting, size):
                 now_locked = tuple(sorted(locked + kept))
-                locked_jokers = sum(1 for position in now_locked if number in problem.existing[position].jokers_at)
+                locked_jokers = sum(
+                    1 for position in now_locked if number in problem.existing[position].jokers_at
+                )
                 free_forced = problem.forced[kind] - group_taken - (len(now_locked) - locked_jokers)
                 if free_forced < 0:
                     continue
@@ -730,7 +776,7 @@ class _Search:
         sets: list[list[str]] = []
         used: list[str] = []
         kept: set[int] = set()
-        for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, path):
+        for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, path, strict=True):
             kept.update(keep.kept)
             for colour, (((goes_on, started), optional_laid, in_runs), kept_runs) in enumerate(colour_moves):
                 kept.update(kept_runs)
@@ -738,14 +784,17 @@ class _Search:
                 used += [code] * optional_laid
                 pieces = [code] * in_runs + [JOKER] * (sum(goes_on) + started - in_runs)
                 still_open = []
-                for run, on in zip(runs[colour], goes_on):
+                for run, on in zip(runs[colour], goes_on, strict=False):  # runs: the open ones only
                     if on:
                         still_open.append([*run, pieces.pop()])
                     elif run:
                         sets.append(run)
                 still_open += [[pieces.pop()] for _ in range(started)]
                 runs[colour] = sorted(still_open, key=lambda run: -min(len(run), _LONG_RUN))
-            sets += [[JOKER if c < 0 else _code(c, number) for c in group] for group in _group_split(given, group_jokers) or ()]
+            sets += [
+                [JOKER if c < 0 else _code(c, number) for c in group]
+                for group in _group_split(given, group_jokers) or ()
+            ]
         sets += [run for colour_runs in runs for run in colour_runs]
         jokers = sum(s.count(JOKER) for s in sets) + sum(problem.existing[p].jokers for p in kept)
         used += [JOKER] * (jokers - problem.forced_jokers)
@@ -845,7 +894,11 @@ def _mirrored(problem: _Problem) -> _Problem:
     """The same problem with every number n read as 14 - n: runs and groups stay valid."""
 
     def flip(by_kind: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(by_kind[c * HIGHEST + _flip(n) - LOWEST] for c in range(_COLOUR_COUNT) for n in range(LOWEST, HIGHEST + 1))
+        return tuple(
+            by_kind[c * HIGHEST + _flip(n) - LOWEST]
+            for c in range(_COLOUR_COUNT)
+            for n in range(LOWEST, HIGHEST + 1)
+        )
 
     existing = tuple(
         replace(
@@ -996,7 +1049,7 @@ def _fewest_changes(table: Table, tiles: Sequence[str], whole: Sequence[tuple[st
         _leftover(whole, [sets[p] for p in fallback]),
     )
     for depth in range(1, max(rings, default=0) + 1):
-        candidates = [p for p, ring in enumerate(rings) if ring <= depth]
+        candidates = [p for p, ring in enumerate(rings) if 0 < ring <= depth]
         pool = [*tiles, *(code for p in candidates for code in sets[p])]
         try:
             split = _split(pool, existing=[sets[p] for p in candidates], budget=_KEEP_BUDGET)
@@ -1004,9 +1057,7 @@ def _fewest_changes(table: Table, tiles: Sequence[str], whole: Sequence[tuple[st
             break
         if split is None:
             continue
-        kept = frozenset(p for p in range(len(sets)) if rings[p] > depth) | {
-            candidates[i] for i in split.kept
-        }
+        kept = frozenset(range(len(sets))) - set(candidates) | {candidates[i] for i in split.kept}
         if len(kept) > len(best[0]):
             best = (kept, split.sets)
         if len(candidates) - len(split.kept) <= depth + 1:
@@ -1042,7 +1093,7 @@ def _leftover(
 def _rings(sets: list[tuple[str, ...]], tiles: Sequence[str]) -> list[int]:
     """How many steps each set is from the new tiles, a step joining two sets whose tiles
     could meet in one set (a joker, the same number, or the same colour with a gap jokers
-    can fill); sets that can never be reached get 0 and are always kept.
+    can fill); 0 for sets never reached, which a best layout never needs to touch.
     """
     gap = 1 + sum(s.count(JOKER) for s in sets) + list(tiles).count(JOKER)
 
@@ -1065,7 +1116,7 @@ def _rings(sets: list[tuple[str, ...]], tiles: Sequence[str]) -> list[int]:
         for p in reached:
             ring[p] = depth
         frontier = [sets[p] for p in reached]
-    return [r if r else len(sets) + 1 for r in ring]
+    return ring
 
 
 def _layout(

@@ -131,7 +131,7 @@ def _is_group(tiles: Sequence[str]) -> bool:
 
 
 def is_valid_set(tiles: Sequence[str]) -> bool:
-    """A run (3+ consecutive of one colour, no 13-1 wrap) or a group (3-4 of a number, colours all different)."""
+    """A run (3+ in a row of one colour, no 13-1) or a group (3-4 of a number, all colours different)."""
     if len(tiles) < MIN_SET_SIZE or all(is_joker(code) for code in tiles):
         return False
     return _is_group(tiles) or _run_positions(tiles) is not None
@@ -147,7 +147,7 @@ def arranged(tiles: Sequence[str]) -> list[str]:
 
 
 def meld_value(tiles: Sequence[str]) -> int:
-    """What a valid set counts for the initial meld: a joker counts the number it stands for (the best one)."""
+    """What a valid set counts for the initial meld; a joker counts the number it stands for (the best)."""
     positions = _run_positions(tiles)
     run_value = sum(positions) if positions is not None else 0
     numbers = [number_of(code) for code in tiles if not is_joker(code)]

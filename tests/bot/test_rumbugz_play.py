@@ -17,11 +17,13 @@ import pytest
 from bot.render import faces_in
 from games.core import JSON
 from games.rumbugz import RumBugz
-from games.rumbugz.bugz import NUMBER_OF, candidate_lays, is_plyt
+from games.rumbugz.bugz import KINDS, NUMBER_OF, candidate_lays, is_plyt
 from tests.bot.bue_driver import NAMES
+from tests.bot.test_bue_play import ephemeral_text
+from tests.rumbugz.positions import arrange, seq
 
-# Seeds found by playing ``oracle_move`` with the engine alone: each round ends by a player going
-# out, and has at least one won bid and one sequence laid with a PLYT.
+# Found by playing ``oracle_move`` with the engine alone: with three players and this seed the
+# round ends by a player going out after 52 actions, with 3 bids won and 3 sequences laid with a PLYT.
 THREE_PLAYER_SEED = 19
 PRIVATE_MARKERS = ("Your 6 Bugz", "You drew")
 KIND_LABELS = {"simple": "Simple", "double": "Double", "triple": "Triple", "match": "Match"}
@@ -42,9 +44,7 @@ def oracle_move(game: RumBugz) -> tuple[int, JSON]:
     hand = game.hands[seat]
     if game.phase == "draw":
         if game.discard_pile and bids is None:
-            kinds = [
-                kind for kind in ("simple", "double", "triple", "match") if kind not in game.completed[seat]
-            ]
+            kinds = [kind for kind in KINDS if kind not in game.completed[seat]]
             with_top = list(candidate_lays([*hand, game.discard_pile[-1]], kinds))
             if len(with_top) > len(list(candidate_lays(hand, kinds))):
                 return seat, {"type": "draw", "source": "discard"}
@@ -61,12 +61,6 @@ def oracle_move(game: RumBugz) -> tuple[int, JSON]:
 
 def components(message: Any) -> list[Any]:
     return [component for row in message.components for component in row.children]
-
-
-def ephemeral_text(result: Any) -> str:
-    messages = [result.response, *result.followups] if result.response else result.followups
-    assert messages and all(message.ephemeral for message in messages), "expected an ephemeral answer"
-    return "\n".join(message.content for message in messages)
 
 
 def entry_label(entry: JSON) -> str:
@@ -92,6 +86,11 @@ class RumBugzDriver:
         (raw,) = self.query("SELECT state FROM games WHERE id = ?", self.game_id)[0]
         return RumBugz.from_json(json.loads(raw))
 
+    def arrange(self, game: RumBugz) -> None:
+        """Put a hand-built position in place of the dealt one (the test's arrange step)."""
+        with sqlite3.connect(self.database_path) as db:
+            db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(game.to_json()), self.game_id))
+
     def table_message(self) -> Any:
         (message_id,) = self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0]
         return next(m for m in self.channel.history() if m.id == message_id)
@@ -115,9 +114,11 @@ class RumBugzDriver:
 
     # ------------------------------------------------------------------ moves through the UI
 
-    async def press(self, seat: int, move: str) -> Any:
-        """A table button, found by its move (its label may name the discard's top)."""
-        return await self.members[seat].click(self.table_message(), custom_id=f"gm:{self.game_id}:{move}:")
+    async def press(self, seat: int, move: str, on: Any = None) -> Any:
+        """A step button, found by its move (its label may name the discard's top), on the table
+        or on the message ``on`` (a player's hand, which has the buttons of their next step)."""
+        message = self.table_message() if on is None else on
+        return await self.members[seat].click(message, custom_id=f"gm:{self.game_id}:{move}:")
 
     def menu(self, panel: Any, move: str, ending: str = "") -> Any:
         """The panel's select for ``move`` whose custom_id ends with ``ending``, if it shows one."""
@@ -150,9 +151,9 @@ class RumBugzDriver:
         value = next(option.value for option in menu.options if option.label == label)
         await self.members[seat].select(panel.response, [value], custom_id=menu.custom_id)
 
-    async def lay(self, seat: int, action: JSON, suggested: bool) -> Any:
+    async def lay(self, seat: int, action: JSON, suggested: bool, on: Any = None) -> Any:
         member = self.members[seat]
-        panel = await self.press(seat, "lay")
+        panel = await self.press(seat, "lay", on)
         if suggested:
             label = f"{KIND_LABELS[action['kind']]}: " + " · ".join(map(entry_label, action["bugz"]))
             await self.suggestion(seat, panel, "layq", label)
@@ -166,9 +167,9 @@ class RumBugzDriver:
         await member.click(panel.response, label="Lay it")
         return panel
 
-    async def change(self, seat: int, action: JSON, suggested: bool) -> Any:
+    async def change(self, seat: int, action: JSON, suggested: bool, on: Any = None) -> Any:
         member = self.members[seat]
-        panel = await self.press(seat, "change")
+        panel = await self.press(seat, "change", on)
         if suggested:
             sequence = next(s for s in self.state().table if s.id == action["sequence"])
             added = " · ".join(map(entry_label, action["add"]))
@@ -192,19 +193,18 @@ class RumBugzDriver:
         await self.choose(seat, panel, "discq", [code])
         return panel
 
-    async def play(self, seat: int, action: JSON, turn: int) -> Any:
-        """``action`` through the buttons and menus a player would use."""
+    async def play(self, seat: int, action: JSON, suggested: bool = False) -> Any:
+        """``action`` through the buttons and menus a player would use; a lay or a change picked
+        from the Suggested menu, or put together Bug by Bug."""
         kind = action["type"]
         if kind == "bid":
             return await self.press(seat, "bid")
         if kind == "draw":
             return await self.press(seat, "bag" if action["source"] == "bag" else "pile")
         if kind == "lay":
-            return await self.lay(
-                seat, action, suggested=turn % 2 == 0 and not any(is_plyt(e["bug"]) for e in action["bugz"])
-            )
+            return await self.lay(seat, action, suggested)
         if kind == "change":
-            return await self.change(seat, action, suggested=turn % 2 == 0)
+            return await self.change(seat, action, suggested)
         return await self.discard(seat, action["bug"])
 
     # ------------------------------------------------------------------ privacy checks
@@ -229,22 +229,30 @@ def simcord_bot(make_bot):
     return bot
 
 
-async def play_round(driver: RumBugzDriver) -> dict[str, int]:
-    """Play until the match ends, each move checked against the engine playing it directly."""
+async def play_round(driver: RumBugzDriver) -> Counter[str]:
+    """Play until the match ends, each move checked against the engine playing it directly.
+
+    Lays and changes alternate between being put together Bug by Bug and picked from the
+    Suggested menu; those with a PLYT are put together, naming the PLYT's number in its menu.
+    """
     played: Counter[str] = Counter()
     while not driver.state().finished:
         game = driver.state()
         seat, action = oracle_move(game)
         expected = copy.deepcopy(game)
         events = expected.apply(seat, action)
-        await driver.play(seat, action, sum(played.values()))
+        with_plyt = any(is_plyt(entry["bug"]) for entry in action.get("bugz", action.get("add", [])))
+        suggested = played[action["type"]] % 2 == 1 and not with_plyt
+        await driver.play(seat, action, suggested)
         assert driver.state().to_json() == expected.to_json(), action
         played[action["type"]] += 1
         played.update(event.key for event in events if event.key == "rumbugz.event.bid_won")
-        if action["type"] == "lay" and any(is_plyt(entry["bug"]) for entry in action["bugz"]):
-            played["plyt_lay"] += 1
+        if with_plyt:
+            played[f"{action['type']} with a PLYT"] += 1
+        if suggested:
+            played[f"suggested {action['type']}"] += 1
         driver.assert_table_shows_only_public_bugz()
-    return dict(played)
+    return played
 
 
 async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database_path):
@@ -258,7 +266,9 @@ async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database
 
     played = await play_round(driver)
 
-    assert played["rumbugz.event.bid_won"] >= 1 and played["plyt_lay"] >= 1 and played["change"] >= 1
+    assert played["rumbugz.event.bid_won"] >= 1 and played["lay with a PLYT"] >= 1
+    assert played["suggested lay"] >= 1 and played["suggested change"] >= 1
+    assert played["lay"] > played["suggested lay"] and played["change"] > played["suggested change"]
     game = driver.state()
     assert game.finished and game.winner() is not None
     winner = NAMES[game.winner()]
@@ -268,23 +278,24 @@ async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database
     driver.assert_channel_has_no_hand()
     board = await driver.members[0].slash(driver.channel, "leaderboard")
     assert winner in board.response.embeds[0].description
+    await driver.members[1].click(final, label="Rematch")
+    lobby = driver.channel.last_message.embeds[0]
+    assert all(member.mention in lobby.fields[0].value for member in driver.members)
+    assert "Rounds: 1" in lobby.fields[1].value
 
 
 async def play_until(driver: RumBugzDriver, wanted: str) -> tuple[int, JSON]:
     """Play the oracle's moves until its next one is of type ``wanted``; that move is returned."""
-    turn = 0
     while True:
         seat, action = oracle_move(driver.state())
         if action["type"] == wanted:
             return seat, action
-        await driver.play(seat, action, turn)
-        turn += 1
+        await driver.play(seat, action)
 
 
 async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_env, database_path, make_bot):
     driver = RumBugzDriver(simcord_env, database_path, players=3)
     await driver.open(rounds=1)
-    await driver.press(driver.state().turn, "bag")
     seat, action = await play_until(driver, "lay")
     table_id = driver.table_message().id
     # A lay half put together before the restart is finished after it, from the same panel.
@@ -311,7 +322,7 @@ async def test_a_panel_from_an_earlier_position_is_refused(simcord_env, database
     driver = RumBugzDriver(simcord_env, database_path, players=3)
     await driver.open()
     seat, action = oracle_move(driver.state())
-    await driver.play(seat, action, 0)
+    await driver.play(seat, action)
     stale = await driver.press(seat, "discard")
     seat, action = oracle_move(driver.state())
     assert action["type"] == "lay"
@@ -330,7 +341,7 @@ async def test_only_eligible_players_may_bid(simcord_env, database_path):
     discarder = driver.state().turn
     while driver.state().bids is None:
         seat, action = oracle_move(driver.state())
-        await driver.play(seat, action, 0)
+        await driver.play(seat, action)
     game = driver.state()
     (eligible,) = game.bids.eligible
     before = game.to_json()
@@ -393,3 +404,26 @@ async def test_a_hand_is_shown_only_to_its_owner(simcord_env, database_path):
     assert "PLYT" in rules.response.embeds[0].description
     score = await anna.slash(driver.channel, "rumbugz score")
     assert "anna" in score.response.embeds[0].description
+
+
+async def test_a_plyt_taken_off_the_table_is_laid_again_the_same_turn(simcord_env, database_path):
+    driver = RumBugzDriver(simcord_env, database_path, players=3)
+    await driver.open()
+    game = arrange(
+        3,
+        {0: ["2a", "3a", "5a", "6a", "11a"], 1: ["1a", "1b"], 2: ["1c", "1d"]},
+        table=[(1, "simple", ["4a", "5b", ("Pa", 6), "7a"]), (0, "match", ["10a", "10b", "10c", "10d"])],
+    )
+    driver.arrange(game)
+    win_back = {"type": "change", "sequence": 1, "add": [{"bug": "6a"}], "remove": ["Pa"]}
+    lay = {"type": "lay", "kind": "simple", "bugz": seq("2a", "3a", ("Pa", 4), "5a")}
+    for action in (win_back, lay):
+        game.apply(0, action)
+
+    # The table was drawn before the position was arranged: the player's hand has the right buttons.
+    hand = await driver.members[0].click(driver.table_message(), label="My hand")
+    panel = await driver.change(0, win_back, suggested=False, on=hand.response)
+    assert "anna changes sequence #1 of bruno: adds 6, takes off PLYT." in panel.response.content
+    assert "PLYT" in panel.response.embeds[0].description
+    await driver.lay(0, lay, suggested=False, on=panel.response)
+    assert driver.state().to_json() == game.to_json()
