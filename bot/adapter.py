@@ -7,14 +7,14 @@ own view for that seat's ephemeral and DM messages. The raw state never reaches 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
 from bot.i18n import t
-from games.core import JSON, Event, Game
+from games.core import JSON, Event, Game, GameError
 
 if TYPE_CHECKING:
     from bot.tables import TableService
@@ -167,7 +167,10 @@ class GameAdapter(ABC):
         """An embed for an end-of-game or end-of-match event, if the event is one."""
         return None
 
-    @abstractmethod
+    def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
+        """The game's own moves by name: what each of its buttons and selects does."""
+        return {}
+
     async def on_component(
         self,
         service: TableService,
@@ -178,3 +181,7 @@ class GameAdapter(ABC):
         values: Sequence[str],
     ) -> None:
         """A game's own button or select was used (the service handles the shared ones)."""
+        flow = self.flows().get(move)
+        if flow is None:
+            raise GameError("error.unknown_action")
+        await flow(Click(service, interaction, game_id, arg.split(".") if arg else [], list(values)))

@@ -55,6 +55,22 @@ async def replace(
         await interaction.response.edit_message(**kwargs)
 
 
+async def show_panel(
+    interaction: discord.Interaction,
+    content: str | None = None,
+    *,
+    embeds: list[discord.Embed] | None = None,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """A private panel: it replaces the ephemeral panel it was opened from, or comes as a new one."""
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        await replace(interaction, content, embeds=embeds, file=file, view=view)
+    else:
+        await reply(interaction, content, embeds=embeds, file=file, view=view)
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """A GameError becomes an ephemeral message in the user's language; anything else is logged."""
     if isinstance(error, GameError):

@@ -114,6 +114,14 @@ class TableService:
         seats = await self.store.seats(game_id)
         return Table(row, seats, adapter.engine.from_json(row.state), adapter)
 
+    async def load_player(self, game_id: int, user_id: int) -> tuple[Table, int]:
+        """The game and the seat of the user acting in it; refused for anyone not playing."""
+        table = await self.load(game_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise GameError("error.not_a_player")
+        return table, seat
+
     async def game_in_channel(self, channel_id: int | None, kind: str | None = None) -> GameRow:
         row = await self.store.open_game_in(channel_id or 0)
         if row is None or (kind is not None and row.kind != kind):
@@ -341,10 +349,7 @@ class TableService:
     # ------------------------------------------------------------------ what players ask for
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        table = await self.load(game_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise GameError("error.not_a_player")
+        table, seat = await self.load_player(game_id, interaction.user.id)
         rendered = await asyncio.to_thread(
             table.adapter.hand, table.game.view(seat), table.viewer(seat, language(interaction)), game_id
         )

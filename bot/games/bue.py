@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,14 +12,14 @@ from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, ga
 from bot.commands import game_group
 from bot.i18n import described
 from bot.render import HIGHLIGHT, INK, MUTED, Canvas
-from bot.replies import language, reply
+from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
 from games.bue import Bue
 from games.core import JSON, Event, GameError
 
 if TYPE_CHECKING:
     from bot.client import GameBot
-    from bot.tables import Table, TableService
+    from bot.tables import Table
 
 CARD_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "b": ((40, 110, 200), INK),
@@ -271,16 +271,8 @@ class BueAdapter(GameAdapter):
 
     # ------------------------------------------------------------------ flows
 
-    async def on_component(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        move: str,
-        arg: str,
-        values: Sequence[str],
-    ) -> None:
-        flows = {
+    def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
+        return {
             "exchange": self._open_exchange,
             "give": self._choose_partner,
             "partner": self._choose_taken_card,
@@ -290,15 +282,9 @@ class BueAdapter(GameAdapter):
             "reveal_card": self._reveal,
             "shuffle": self._shuffle,
         }
-        if move not in flows:
-            raise GameError("error.unknown_action")
-        await flows[move](Click(service, interaction, game_id, arg.split(".") if arg else [], list(values)))
 
     async def _my_decision(self, click: Click, wanted: str) -> tuple[Table, int, JSON, Viewer]:
-        table = await click.service.load(click.game_id)
-        seat = table.seat_of(click.interaction.user.id)
-        if seat is None:
-            raise GameError("error.not_a_player")
+        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
         if wanted not in table.game.to_act().get(seat, frozenset()):
             raise GameError("error.not_your_turn" if wanted != "reveal" else "bue.error.not_reveal_time")
         return table, seat, table.game.view(seat), table.viewer(seat, language(click.interaction))
@@ -321,9 +307,7 @@ class BueAdapter(GameAdapter):
         ]
         select = game_select(click.game_id, move, viewer.t(f"{prompt}_placeholder"), options, stamp(view))
         hand = self.hand(view, viewer, click.game_id)
-        message = click.interaction.message
-        send = replace_panel if message is not None and message.flags.ephemeral else reply
-        await send(
+        await show_panel(
             click.interaction,
             viewer.t(prompt),
             embeds=hand.embeds,

@@ -10,7 +10,7 @@ button to everyone; the engine refuses whoever may not bid.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -22,8 +22,7 @@ from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, ga
 from bot.commands import game_group
 from bot.i18n import described, t
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, font
-from bot.replies import language, reply
-from bot.replies import replace as replace_panel
+from bot.replies import language, reply, show_panel
 from bot.tables import truncate
 from games.core import JSON, Event, GameError
 from games.rumbugz import RumBugz
@@ -44,7 +43,7 @@ from games.rumbugz.bugz import (
 
 if TYPE_CHECKING:
     from bot.client import GameBot
-    from bot.tables import Table, TableService
+    from bot.tables import Table
 
 # Drawing: Bugz as tiles, numbered ones cream, PLYTs purple with the number they stand for.
 TILE_W, TILE_H, TILE_GAP = 46, 62, 4
@@ -595,16 +594,8 @@ class RumBugzAdapter(GameAdapter):
 
     # ------------------------------------------------------------------ flows
 
-    async def on_component(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        move: str,
-        arg: str,
-        values: Sequence[str],
-    ) -> None:
-        flows: dict[str, Callable[[Click], Any]] = {
+    def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
+        return {
             "bag": self._draw_bag,
             "pile": self._draw_pile,
             "bid": self._bid,
@@ -623,16 +614,10 @@ class RumBugzAdapter(GameAdapter):
             "discard": self._discard_panel,
             "discq": self._discard,
         }
-        if move not in flows:
-            raise GameError("error.unknown_action")
-        await flows[move](Click(service, interaction, game_id, arg.split(".") if arg else [], list(values)))
 
     async def _at_step(self, click: Click, step: str) -> tuple[Table, int, JSON, Viewer]:
         """The clicking player's table, seat, view and viewer, if ``step`` is theirs to take now."""
-        table = await click.service.load(click.game_id)
-        seat = table.seat_of(click.interaction.user.id)
-        if seat is None:
-            raise GameError("error.not_a_player")
+        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
         view = table.game.view(seat)
         viewer = table.viewer(seat, language(click.interaction))
         if seat != view["turn"]:
@@ -667,9 +652,7 @@ class RumBugzAdapter(GameAdapter):
         view = component_view(items) if items else None
         embeds = rendered.embeds if rendered else None
         file = rendered.file if rendered else None
-        message = interaction.message
-        send = replace_panel if message is not None and message.flags.ephemeral else reply
-        await send(interaction, truncate(content), embeds=embeds, file=file, view=view)
+        await show_panel(interaction, truncate(content), embeds=embeds, file=file, view=view)
 
     async def _play(self, click: Click, action: JSON | Callable[[Table, int], JSON]) -> None:
         """Play a move, then show the player what it did and their hand with the next step's buttons."""

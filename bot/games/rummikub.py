@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,7 +13,7 @@ from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, ga
 from bot.commands import game_group, game_here
 from bot.i18n import described, t
 from bot.render import HIGHLIGHT, MUTED, Canvas
-from bot.replies import language, reply
+from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
 from games.rummikub import Rummikub
@@ -198,25 +198,11 @@ class RummikubAdapter(GameAdapter):
 
     # ------------------------------------------------------------------ flows
 
-    async def on_component(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        move: str,
-        arg: str,
-        values: Sequence[str],
-    ) -> None:
-        flows = {"choose": self._choose, "pick": self._choose, "play": self._play, "draw": self._draw}
-        if move not in flows:
-            raise GameError("error.unknown_action")
-        await flows[move](Click(service, interaction, game_id, arg.split(".") if arg else [], list(values)))
+    def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
+        return {"choose": self._choose, "pick": self._choose, "play": self._play, "draw": self._draw}
 
     async def _my_turn(self, click: Click) -> tuple[Table, int, JSON, Viewer]:
-        table = await click.service.load(click.game_id)
-        seat = table.seat_of(click.interaction.user.id)
-        if seat is None:
-            raise GameError("error.not_a_player")
+        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
         if seat not in table.game.to_act():
             raise GameError("error.not_your_turn")
         return table, seat, table.game.view(seat), table.viewer(seat, language(click.interaction))
@@ -282,9 +268,7 @@ class RummikubAdapter(GameAdapter):
                 else viewer.t("rummikub.ui.no_hint")
             )
         rack = self.hand(view, viewer, click.game_id)
-        message = click.interaction.message
-        send = replace_panel if message is not None and message.flags.ephemeral else reply
-        await send(
+        await show_panel(
             click.interaction,
             "\n".join(lines),
             embeds=rack.embeds,

@@ -23,8 +23,7 @@ from bot.adapter import GameAdapter, Rendered, Viewer, component_view, game_butt
 from bot.commands import game_group
 from bot.i18n import described
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas
-from bot.replies import language, reply
-from bot.replies import replace as replace_panel
+from bot.replies import language, show_panel
 from bot.tables import truncate
 from games.core import JSON, Event, GameError
 from games.seriebum import SerieBum
@@ -576,10 +575,7 @@ class SerieBumAdapter(GameAdapter):
     ) -> None:
         """A panel: it replaces the ephemeral panel it was opened from, or is sent as a new one."""
         view = component_view(items) if items else None
-        if interaction.message is not None and interaction.message.flags.ephemeral:
-            await replace_panel(interaction, truncate(content), view=view)
-        else:
-            await reply(interaction, truncate(content), view=view)
+        await show_panel(interaction, truncate(content), view=view)
 
     async def _open(
         self,
@@ -590,10 +586,7 @@ class SerieBumAdapter(GameAdapter):
         moving: bool,
         column: str | None,
     ) -> None:
-        table = await service.load(game_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise GameError("error.not_a_player")
+        table, seat = await service.load_player(game_id, interaction.user.id)
         if seat not in table.game.to_act():
             raise GameError("error.not_your_turn")
         content, items = self._panel(
