@@ -15,11 +15,13 @@ jokers joining them. Jokers placed so far are part of the state. Two open runs p
 colour suffice without jokers (two copies of each tile); a third when jokers are in play.
 
 What makes it fast enough in Python:
+- moves of one colour are dropped when another move gives runs that can do all they can
+  with no less score (a run of 3+ may go on or stop, so it beats a shorter run or none);
 - a depth-first branch and bound (best move first, bounded by "every optional tile
   still ahead is laid") usually finds the best split and often proves it in a few
-  hundred states; past that, a walk number by number keeps only the states that can
-  still reach a target score and that no other state beats (a run of 3+ may go on or
-  stop, so it beats a shorter run or none; fewer spare jokers placed is no worse);
+  hundred states; past that, a walk number by number keeps, for each state, its best
+  score, and only the states that can still reach a target: for the most tiles, the
+  targets go down one tile at a time from everything the rack could lay;
 - jokers are spare: the search places them only where they help and attaches the
   others at the end of a run or to a group of three (checked; if there is no room the
   search runs again placing every joker);
@@ -411,10 +413,6 @@ class _Search:
         self.budget = budget  # states to expand before settling for the best split found
         self.jokers = problem.forced_jokers + problem.optional_jokers
         self.slots = 2 if self.jokers == 0 else 3
-        # Spare jokers: every joker may stay off, and scores nothing, so fewer placed is no worse.
-        self.spare_jokers = (
-            problem.forced_jokers == 0 and problem.joker_weight == 0 and not any(problem.joker_number_weight)
-        )
         present = [problem.forced[k] + problem.optional[k] for k in range(_KINDS)]
         self.supply = [
             [
@@ -460,7 +458,6 @@ class _Search:
         ]
         self.colour_state_ids = {state: position for position, state in enumerate(self.colour_states)}
         self.move_cache: dict[tuple[int, int, int, int], ColourMoves] = {}
-        self.stronger: dict[int, list[int]] = {}  # colour state id -> the ids that beat it, known when asked
         self.children: dict[int, list[tuple[int, int, Decision]]] = {}
         self.result: _Split | None = None
         self.cut = False  # the budget ran out
@@ -506,10 +503,10 @@ class _Search:
     def walk(self) -> Iterator[int]:
         """A depth-first branch and bound first, best move first, for a while: it usually
         finds the best split, and often proves it. If not, every number in turn, keeping
-        the states that could still reach a target score and that no state beats. With a
-        score unit (a tile), targets go down one unit at a time from the most the rack
-        could give, so a good split the depth-first search missed is found quickly; else
-        the target is just above the best split found.
+        the states that could still reach a target score. With a score unit (a tile),
+        targets go down one unit at a time from the most the rack could give, so a good
+        split the depth-first search missed is found quickly; else the target is just
+        above the best split found.
 
         Yields the work done so far (states expanded) after each number; leaves the best
         split, or None if there is none, in ``result``.
@@ -548,7 +545,7 @@ class _Search:
             if self.budget is not None and len(self.children) > self.budget:
                 self.cut = True
                 return
-            layer = self._prune(following)
+            layer = following
             backs.append(back)
             yield len(self.children)
         finished = [(self._final_score(key, score), key) for key, score in layer.items()]
@@ -576,9 +573,7 @@ class _Search:
                 if total is not None and total > best[0]:
                     best[0], best[1] = total, list(path)
                 return
-            if score + self.bound[step] <= best[0] or any(
-                seen.get(rival * steps + step, _NONE) >= score for rival in (key, *self._rivals(key))
-            ):
+            if score + self.bound[step] <= best[0] or seen.get(key * steps + step, _NONE) >= score:
                 return
             if budget <= 0:
                 complete = False
@@ -592,40 +587,6 @@ class _Search:
 
         visit(0, 0, 0)
         return best[0], best[1], complete
-
-    def _prune(self, layer: dict[int, int]) -> dict[int, int]:
-        """Drop the states that a rival in the layer beats with no less score."""
-        return {
-            key: score
-            for key, score in layer.items()
-            if not any(layer.get(rival, _NONE) >= score for rival in self._rivals(key))
-        }
-
-    def _rivals(self, key: int) -> list[int]:
-        """States that can do all ``key`` can: stronger runs in one colour, the rest the same;
-        or, when jokers are spare, the same with fewer jokers placed.
-        """
-        rivals = []
-        if self.spare_jokers:
-            used = (key >> _JOKERS_AT) & 3
-            rivals += [key & ~(3 << _JOKERS_AT) | fewer << _JOKERS_AT for fewer in range(used)]
-        for colour in range(_COLOUR_COUNT):
-            shift = _STATE_BITS * colour
-            others = key & ~(_STATE_MASK << shift)
-            rivals += [others | rival << shift for rival in self._stronger((key >> shift) & _STATE_MASK)]
-        return rivals
-
-    def _stronger(self, state_id: int) -> list[int]:
-        """The known colour states that beat this one (same runs kept whole, stronger open runs)."""
-        if state_id not in self.stronger:
-            state, locked = self.colour_states[state_id]
-            stronger = _stronger_states(self.slots)[state]
-            self.stronger[state_id] = [
-                self.colour_state_ids[(rival, locked)]
-                for rival in stronger
-                if (rival, locked) in self.colour_state_ids
-            ]
-        return self.stronger[state_id]
 
     def _final_score(self, key: int, score: int) -> int | None:
         """The score of a complete walk, or None if a run may not end here or a table joker is left."""
@@ -863,23 +824,27 @@ def _race(problem: _Problem, budget: int | None) -> _Split | None:
     one way is often many times quicker than the other. Upwards starts alone, as most
     tables are quick both ways.
     """
-    searches = {_Search(problem, budget): False, _Search(_mirrored(problem), budget): True}
-    walks = {search: search.walk() for search in searches}
-    head_start = {search: 0 if mirrored else _HEAD_START for search, mirrored in searches.items()}
+    upwards = _Search(problem, budget)
+    walks = {upwards: upwards.walk()}
+    downwards: _Search | None = None
     cut: list[_Search] = []
     while walks:
-        search = min(walks, key=lambda s: len(s.children) - head_start[s])
+        if downwards is None and len(upwards.children) > _HEAD_START:
+            downwards = _Search(_mirrored(problem), budget)
+            walks[downwards] = downwards.walk()
+        search = min(walks, key=lambda s: len(s.children) - (_HEAD_START if s is upwards else 0))
         try:
             next(walks[search])
         except StopIteration:
             del walks[search]
             if not search.cut:
-                return _unmirrored(search.result) if searches[search] and search.result else search.result
+                return _unmirrored(search.result) if search is downwards and search.result else search.result
             cut.append(search)
-    best = max((s for s in cut if s.result is not None), key=lambda s: s.result.score, default=None)  # type: ignore[union-attr]
-    if best is None or best.result is None:
+    found = [(search.result.score, search is downwards, search.result) for search in cut if search.result]
+    if not found:
         raise _GaveUp
-    return _unmirrored(best.result) if searches[best] else best.result
+    _, mirrored, best = max(found, key=lambda item: item[0])
+    return _unmirrored(best) if mirrored else best
 
 
 def _flip(number: int) -> int:
@@ -1023,6 +988,9 @@ def lay_out(table: Table, tiles: Sequence[str]) -> Layout:
     homeless = _homeless(tiles, Counter(old_tiles) + Counter(tiles))
     if homeless is not None:
         raise GameError("rummikub.error.fits_nowhere", tile=homeless)
+    layout = _fewest_changes(table, tiles)
+    if layout is not None:
+        return layout
     whole = _split([*old_tiles, *tiles])
     if whole is None:
         best = _split(old_tiles, tiles)
@@ -1030,24 +998,37 @@ def lay_out(table: Table, tiles: Sequence[str]) -> Layout:
         if playable:
             raise GameError("rummikub.error.no_layout_partial", tiles=list(tiles), playable=playable)
         raise GameError("rummikub.error.no_layout", tiles=list(tiles))
-    return _fewest_changes(table, tiles, whole.sets)
+    return _rebuilt(table, tiles, whole.sets)
 
 
-def _fewest_changes(table: Table, tiles: Sequence[str], whole: Sequence[tuple[str, ...]]) -> Layout:
-    """The layout breaking the fewest existing sets, given one valid split ``whole`` of everything.
+def _rebuilt(table: Table, tiles: Sequence[str], whole: Sequence[tuple[str, ...]]) -> Layout:
+    """The layout of ``whole``, a split of everything, keeping the old sets it happens to rebuild."""
+    sets = [tuple(s) for s in table]
+    kept = _kept_as_rebuilt(sets, whole)
+    return _layout(table, tiles, kept, _leftover(whole, [sets[p] for p in kept]))
 
-    Sets are tried in rings around the new tiles: the sets that could share a set with
-    them, then their neighbours, and so on. A set ``depth`` rings away can only be broken
-    together with a set of every ring before it, so a best split of the first ``depth``
-    rings that breaks at most ``depth + 1`` sets cannot be beaten.
+
+def _fewest_changes(table: Table, tiles: Sequence[str]) -> Layout | None:
+    """The layout breaking the fewest existing sets that the search finds, or None.
+
+    The new tiles alone first, then with one set next to them; then sets are tried in
+    rings around the new tiles: the sets that could share a set with them, then their
+    neighbours, and so on. A set ``depth``
+    rings away can only be broken together with a set of every ring before it, so a best
+    split of the first ``depth`` rings that breaks at most ``depth + 1`` sets cannot be
+    beaten. None when no ring gives a layout within the search budget.
     """
+    alone = _split(tiles)
+    if alone is not None:  # the new tiles form sets of their own: nothing else changes
+        return _layout(table, tiles, frozenset(range(len(table))), alone.sets)
     sets = [tuple(s) for s in table]
     rings = _rings(sets, tiles)
-    fallback = _kept_as_rebuilt(sets, whole)
-    best: tuple[frozenset[int], tuple[tuple[str, ...], ...]] = (
-        fallback,
-        _leftover(whole, [sets[p] for p in fallback]),
-    )
+    everything = frozenset(range(len(sets)))
+    for position in (p for p, ring in enumerate(rings) if ring == 1):  # one set changed, the usual play
+        one = _split([*tiles, *sets[position]])
+        if one is not None:
+            return _layout(table, tiles, everything - {position}, one.sets)
+    best: tuple[frozenset[int], tuple[tuple[str, ...], ...]] | None = None
     for depth in range(1, max(rings, default=0) + 1):
         candidates = [p for p, ring in enumerate(rings) if 0 < ring <= depth]
         pool = [*tiles, *(code for p in candidates for code in sets[p])]
@@ -1057,12 +1038,12 @@ def _fewest_changes(table: Table, tiles: Sequence[str], whole: Sequence[tuple[st
             break
         if split is None:
             continue
-        kept = frozenset(range(len(sets))) - set(candidates) | {candidates[i] for i in split.kept}
-        if len(kept) > len(best[0]):
+        kept = everything - set(candidates) | {candidates[i] for i in split.kept}
+        if best is None or len(kept) > len(best[0]):
             best = (kept, split.sets)
         if len(candidates) - len(split.kept) <= depth + 1:
             break
-    return _layout(table, tiles, *best)
+    return None if best is None else _layout(table, tiles, *best)
 
 
 def _kept_as_rebuilt(sets: list[tuple[str, ...]], split: Sequence[tuple[str, ...]]) -> frozenset[int]:
@@ -1144,12 +1125,13 @@ def best_play(
     *,
     initial_meld: bool = False,
     objective: Objective = Objective.TILES,
+    fewest_changes: bool = True,
 ) -> Layout | None:
     """The play laying the most tiles (or the most rack value, a joker counting 30), or None.
 
     With ``initial_meld`` the table may not be touched and the new sets must be worth 30;
-    pass an empty table for what the rack alone can form. Among the best plays it keeps
-    as many existing sets as it can.
+    pass an empty table for what the rack alone can form. The new table keeps as many
+    existing sets as it can; with ``fewest_changes`` off, any valid table (quicker).
     """
     if initial_meld:
         split = _split((), rack, objective=objective, meld_minimum=INITIAL_MELD_MINIMUM)
@@ -1157,11 +1139,14 @@ def best_play(
     split = _split([code for s in table for code in s], rack, objective=objective)
     if split is None or not split.used:
         return None
-    return _fewest_changes(table, split.used, split.sets)
+    layout = _fewest_changes(table, split.used) if fewest_changes else None
+    return layout or _rebuilt(table, split.used, split.sets)
 
 
-def most_tiles(rack: Sequence[str], table: Table = (), *, initial_meld: bool = False) -> Layout | None:
-    return best_play(rack, table, initial_meld=initial_meld, objective=Objective.TILES)
+def most_tiles(
+    rack: Sequence[str], table: Table = (), *, initial_meld: bool = False, fewest_changes: bool = True
+) -> Layout | None:
+    return best_play(rack, table, initial_meld=initial_meld, fewest_changes=fewest_changes)
 
 
 def highest_value(rack: Sequence[str], table: Table = (), *, initial_meld: bool = False) -> Layout | None:

@@ -132,9 +132,19 @@ def _is_group(tiles: Sequence[str]) -> bool:
 
 def is_valid_set(tiles: Sequence[str]) -> bool:
     """A run (3+ in a row of one colour, no 13-1) or a group (3-4 of a number, all colours different)."""
-    if len(tiles) < MIN_SET_SIZE or all(is_joker(code) for code in tiles):
+    real = [code for code in tiles if code != JOKER]
+    if len(tiles) < MIN_SET_SIZE or not real:
         return False
-    return _is_group(tiles) or _run_positions(tiles) is not None
+    numbers = {number_of(code) for code in real}
+    colours = {colour_of(code) for code in real}
+    if len(numbers) == 1 and len(colours) == len(real) and len(tiles) <= MAX_GROUP_SIZE:
+        return True
+    # A run: one colour, different numbers spanning no more than its length, which fits in 1..13.
+    return (
+        len(colours) == 1
+        and len(numbers) == len(real)
+        and max(numbers) - min(numbers) < len(tiles) <= HIGHEST
+    )
 
 
 def arranged(tiles: Sequence[str]) -> list[str]:
