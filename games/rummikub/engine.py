@@ -15,6 +15,12 @@ Actions (JSON):
 Options: ``rounds`` (default 1) rounds are played; or, when ``target`` is above 0, rounds
 go on until a player's total reaches the target (``rounds`` is then ignored). ``hints``
 (0/1) tells the bot whether it may show players ``best_play``.
+
+Rulings this engine decides where the rules are silent: a blocked round (empty pool,
+everyone passed) tied on the lowest rack goes to fewer tiles, then to turn order from the
+round's first player; equal top totals when the match would end play one more round; a
+player who leaves cannot win; at the end of a round the racks are shown to everyone
+(``last_round``), as they are counted on the table.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from games.core import JSON, Event, Game, GameError, Option, SeededRandom
-from games.rummikub.solver import Layout, Objective, best_play, lay_out, lay_out_initial_meld
+from games.rummikub.solver import Objective, best_play, lay_out, lay_out_initial_meld
 from games.rummikub.tiles import (
     ALL_TILES,
     RACK_SIZE,
@@ -138,14 +144,15 @@ class Rummikub(Game):
         return {"type": DRAW}
 
     def best_play(self, seat: int, objective: Objective = Objective.TILES) -> JSON | None:
-        """The play laying the most tiles (or rack value) for ``seat`` now, as an action, or None."""
-        layout = self._best_layout(seat, objective)
-        return None if layout is None else {"type": PLAY, "tiles": list(layout.tiles)}
+        """The play laying the most tiles (or rack value) for ``seat`` now, as an action, or None.
 
-    def _best_layout(self, seat: int, objective: Objective) -> Layout | None:
-        return best_play(
+        What the bot shows as a hint when the ``hints`` option is on, and what a computer
+        player can play.
+        """
+        layout = best_play(
             self.racks[seat], self.table, initial_meld=not self.melded[seat], objective=objective
         )
+        return None if layout is None else {"type": PLAY, "tiles": list(layout.tiles)}
 
     def legal_actions(self, seat: int) -> list[JSON]:
         """Draw, and the best plays (most tiles, most value) if any; empty when it is not ``seat``'s turn.
@@ -323,7 +330,7 @@ class Rummikub(Game):
             "melded": list(self.melded),
             "passes": self.passes,
             "set_aside": len(self.set_aside),
-            "last_round": self.last_round,
+            "last_round": _copy(self.last_round),
             "finished": self.over,
             "winner": self.result,
         }

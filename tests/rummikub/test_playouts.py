@@ -12,7 +12,7 @@ from games.rummikub import Rummikub
 from games.rummikub.tiles import INITIAL_MELD_MINIMUM, is_valid_set, meld_value, sorted_tiles
 from tests.rummikub.helpers import tile_count
 
-GAMES = 100
+GAMES = 300
 # The only lists of tiles a view may hold besides the viewer's own rack ("can" lists action types).
 PUBLIC_LISTS = {"table", "last_round", "can"}
 
