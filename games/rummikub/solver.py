@@ -380,7 +380,6 @@ class _Split:
     used: tuple[str, ...]  # optional tiles laid
     sets: tuple[tuple[str, ...], ...]  # the new sets
     kept: frozenset[int]  # existing sets left whole, by position
-    exact: bool  # False when the search stopped at its budget with the best split found so far
 
 
 @dataclass(frozen=True)
@@ -526,7 +525,7 @@ class _Search:
             if target <= 0:
                 break  # no split at all
             target = max(0, target - unit)
-        self.result = None if best_path is None else self._rebuild(best_score, best_path, exact=not self.cut)
+        self.result = None if best_path is None else self._rebuild(best_score, best_path)
 
     def _walk_numbers(self, target: int, found: list[tuple[int, list[Decision]]]) -> Iterator[int]:
         """Number by number, the best split scoring at least ``target``, put in ``found`` if there is one."""
@@ -731,7 +730,7 @@ class _Search:
 
     # -------------------------------------------------------------- the sets
 
-    def _rebuild(self, score: int, path: list[Decision], exact: bool) -> _Split:
+    def _rebuild(self, score: int, path: list[Decision]) -> _Split:
         problem = self.problem
         runs: list[list[list[str]]] = [[] for _ in range(_COLOUR_COUNT)]  # open runs, longest first
         sets: list[list[str]] = []
@@ -759,7 +758,7 @@ class _Search:
         sets += [run for colour_runs in runs for run in colour_runs]
         jokers = sum(s.count(JOKER) for s in sets) + sum(problem.existing[p].jokers for p in kept)
         used += [JOKER] * (jokers - problem.forced_jokers)
-        return _Split(score, tuple(used), tuple(tuple(s) for s in sets), frozenset(kept), exact)
+        return _Split(score, tuple(used), tuple(tuple(s) for s in sets), frozenset(kept))
 
 
 def _split(
