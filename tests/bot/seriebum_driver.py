@@ -1,33 +1,23 @@
 """Plays Serie Bum! through the real bot as users would: the Flip panel, its column select and
 row buttons, and the menus of every choice.
 
-The database is read only as the test's oracle: to choose moves (the players below have a
-perfect memory: they know the whole board) and to check what the bot showed against what
-players may know.
+The players below have a perfect memory: the database, the test's oracle, tells them the
+whole board.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bot.render import faces_in
 from games.seriebum import SerieBum
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, REARRANGE, STEAL
 from games.seriebum.series import Layout, blast_choices, single_choices, steal_choices, take_choices
 from games.seriebum.tiles import CELLS, JOLLY, RUBA, TILES, is_number, kind_of
+from tests.bot.driver import TableDriver, components
 
-NAMES = ("anna", "bruno")
 COLOUR_SQUARES = {"R": "🟥", "Y": "🟨", "W": "⬜", "B": "🟦"}
-
-
-def components(message: Any) -> list[Any]:
-    """The buttons and selects of a channel message or of an interaction's response."""
-    message = getattr(message, "message", message)
-    return [child for row in message.components for child in row.children]
 
 
 def hidden_tiles(game: SerieBum) -> dict[str, str]:
@@ -155,54 +145,17 @@ def apply_move(game: SerieBum, move: Move) -> list[Any]:
 # ---------------------------------------------------------------------------- the driver
 
 
-class SerieBumDriver:
+class SerieBumDriver(TableDriver[SerieBum]):
+    engine = SerieBum
+    default_players = 2
+
     def __init__(self, env: Any, database_path: str) -> None:
-        self.env = env
-        self.database_path = database_path
-        self.guild = env.create_guild()
-        self.channel = self.guild.create_text_channel("games")
-        self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES]
-        self.game_id: int | None = None
+        super().__init__(env, database_path)
         self.table: Any = None
         self.panels: dict[int, Any] = {}  # each player's last ephemeral panel
 
-    # ------------------------------------------------------------------ oracle
-
-    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(self.database_path) as db:
-            return db.execute(sql, params).fetchall()
-
-    def state(self) -> SerieBum:
-        (raw,) = self.query("SELECT state FROM games WHERE id = ?", self.game_id)[0]
-        return SerieBum.from_json(json.loads(raw))
-
-    def status(self) -> str:
-        return self.query("SELECT status FROM games WHERE id = ?", self.game_id)[0][0]
-
-    def table_id(self) -> int:
-        return self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0][0]
-
-    def table_message(self) -> Any:
-        """The table message as it is now (to read it; ``self.table`` is enough to click on it)."""
-        return next(m for m in self.channel.history() if m.id == self.table_id())
-
-    def image_faces(self, message: Any) -> list[str]:
-        return [
-            face
-            for attachment in message.attachments
-            if attachment.filename.endswith(".png")
-            for face in faces_in(self.env.backend.cdn.get(attachment.url))
-        ]
-
-    # ------------------------------------------------------------------ lobby
-
     async def open(self, **options: Any) -> None:
-        host, guest = self.members
-        await host.slash(self.channel, "seriebum start", **options)
-        lobby = self.channel.last_message
-        await guest.click(lobby, label="Join")
-        await host.click(lobby, label="Begin")
-        self.game_id = self.query("SELECT id FROM games ORDER BY id DESC LIMIT 1")[0][0]
+        await super().open(**options)
         # A click finds the message's current components by its id, so this copy stays good to click.
         self.table = self.table_message()
 

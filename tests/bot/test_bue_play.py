@@ -6,7 +6,8 @@ import random
 
 import discord
 
-from tests.bot.bue_driver import NAMES, BueDriver
+from tests.bot.bue_driver import BueDriver
+from tests.bot.driver import NAMES
 
 
 def ephemeral_text(result) -> str:

@@ -8,24 +8,21 @@ from __future__ import annotations
 
 import copy
 import json
-import sqlite3
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from bot.render import faces_in
 from games.core import JSON
 from games.rumbugz import RumBugz
 from games.rumbugz.bugz import KINDS, NUMBER_OF, candidate_lays, is_plyt
-from tests.bot.bue_driver import NAMES
+from tests.bot.driver import NAMES, TableDriver, components
 from tests.bot.test_bue_play import ephemeral_text
 from tests.rumbugz.positions import arrange, seq
 
 # Found by playing ``oracle_move`` with the engine alone: with three players and this seed the
 # round ends by a player going out after 52 actions, with 3 bids won and 3 sequences laid with a PLYT.
 THREE_PLAYER_SEED = 19
-PRIVATE_MARKERS = ("Your 6 Bugz", "You drew")
 KIND_LABELS = {"simple": "Simple", "double": "Double", "triple": "Triple", "match": "Match"}
 
 
@@ -59,58 +56,13 @@ def oracle_move(game: RumBugz) -> tuple[int, JSON]:
     return seat, {"type": "discard", "bug": max(numbered, key=lambda code: NUMBER_OF[code] or 0)}
 
 
-def components(message: Any) -> list[Any]:
-    return [component for row in message.components for component in row.children]
-
-
 def entry_label(entry: JSON) -> str:
     return f"PLYT={entry['value']}" if is_plyt(entry["bug"]) else str(NUMBER_OF[entry["bug"]])
 
 
-class RumBugzDriver:
-    def __init__(self, env: Any, database_path: str, players: int = 3) -> None:
-        self.env = env
-        self.database_path = database_path
-        self.guild = env.create_guild()
-        self.channel = self.guild.create_text_channel("rumbugz")
-        self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:players]]
-        self.game_id = 0
-
-    # ------------------------------------------------------------------ oracle
-
-    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(self.database_path) as db:
-            return db.execute(sql, params).fetchall()
-
-    def state(self) -> RumBugz:
-        (raw,) = self.query("SELECT state FROM games WHERE id = ?", self.game_id)[0]
-        return RumBugz.from_json(json.loads(raw))
-
-    def arrange(self, game: RumBugz) -> None:
-        """Put a hand-built position in place of the dealt one (the test's arrange step)."""
-        with sqlite3.connect(self.database_path) as db:
-            db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(game.to_json()), self.game_id))
-
-    def table_message(self) -> Any:
-        (message_id,) = self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0]
-        return next(m for m in self.channel.history() if m.id == message_id)
-
-    def image_faces(self, message: Any) -> list[str]:
-        attachment = next(a for a in message.attachments if a.filename.endswith(".png"))
-        return faces_in(self.env.backend.cdn.get(attachment.url))
-
-    def dm_messages(self, seat: int) -> list[Any]:
-        return list(self.members[seat].user.dm_channel.history())
-
-    # ------------------------------------------------------------------ lobby
-
-    async def open(self, **options: Any) -> None:
-        host, *others = self.members
-        await host.slash(self.channel, "rumbugz start", **options)
-        for member in others:
-            await member.click(self.channel.last_message, label="Join")
-        await host.click(self.channel.last_message, label="Begin")
-        self.game_id = self.query("SELECT MAX(id) FROM games")[0][0]
+class RumBugzDriver(TableDriver[RumBugz]):
+    engine = RumBugz
+    private_markers = ("Your 6 Bugz", "You drew")
 
     # ------------------------------------------------------------------ moves through the UI
 
@@ -216,11 +168,6 @@ class RumBugzDriver:
             public[game.discard_pile[-1]] += 1
         assert Counter(self.image_faces(self.table_message())) == public
 
-    def assert_channel_has_no_hand(self) -> None:
-        for message in self.channel.history():
-            for marker in PRIVATE_MARKERS:
-                assert marker not in message.content, message.content
-
 
 @pytest.fixture
 def simcord_bot(make_bot):
@@ -275,7 +222,7 @@ async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database
     final = driver.channel.last_message
     assert any(winner in (embed.title or "") and "wins the match" in embed.title for embed in final.embeds)
     assert any(component.label == "Rematch" for component in components(final))
-    driver.assert_channel_has_no_hand()
+    driver.assert_channel_has_no_private_lines()
     board = await driver.members[0].slash(driver.channel, "leaderboard")
     assert winner in board.response.embeds[0].description
     await driver.members[1].click(final, label="Rematch")
@@ -395,7 +342,7 @@ async def test_a_hand_is_shown_only_to_its_owner(simcord_env, database_path):
     table = await anna.slash(driver.channel, "rumbugz table")
     assert table.ephemeral and driver.image_faces(table.response) == []
     driver.assert_table_shows_only_public_bugz()
-    driver.assert_channel_has_no_hand()
+    driver.assert_channel_has_no_private_lines()
     for seat in range(3):
         shown = set(driver.image_faces(driver.dm_messages(seat)[0]))
         others = {code for other, hand in enumerate(game.hands) if other != seat for code in hand}

@@ -2,65 +2,28 @@
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections import Counter
 from typing import Any
 
-from bot.render import faces_in
 from games.rummikub import Rummikub
 from games.rummikub.tiles import ALL_TILES
-from tests.bot.bue_driver import NAMES
+from tests.bot.driver import TableDriver, components
 
 
-class RummikubDriver:
-    def __init__(self, env: Any, database_path: str, players: int = 2) -> None:
-        self.env = env
-        self.database_path = database_path
-        self.guild = env.create_guild()
-        self.channel = self.guild.create_text_channel("rummikub")
-        self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:players]]
-        self.game_id = 0
-
-    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(self.database_path) as db:
-            return db.execute(sql, params).fetchall()
-
-    def state(self) -> Rummikub:
-        return Rummikub.from_json(
-            json.loads(self.query("SELECT state FROM games WHERE id = ?", self.game_id)[0][0])
-        )
-
-    def arrange(self, game: Rummikub) -> None:
-        """Put a hand-built position in place of the dealt one (the test's arrange step)."""
-        with sqlite3.connect(self.database_path) as db:
-            db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(game.to_json()), self.game_id))
-
-    def table_message(self) -> Any:
-        (message_id,) = self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0]
-        return next(m for m in self.channel.history() if m.id == message_id)
-
-    async def open(self, **options: Any) -> None:
-        host, *others = self.members
-        await host.slash(self.channel, "rummikub start", **options)
-        for member in others:
-            await member.click(self.channel.last_message, label="Join")
-        await host.click(self.channel.last_message, label="Begin")
-        self.game_id = self.query("SELECT MAX(id) FROM games")[0][0]
+class RummikubDriver(TableDriver[Rummikub]):
+    engine = Rummikub
+    default_players = 2
 
     def assert_table_shows_only_the_table(self) -> None:
         """The table image shows exactly the tiles on the table: never a rack."""
-        message = self.table_message()
-        png = self.env.backend.cdn.get(message.attachments[0].url)
-        assert Counter(faces_in(png)) == Counter(t for s in self.state().table for t in s)
+        faces = self.image_faces(self.table_message())
+        assert Counter(faces) == Counter(t for s in self.state().table for t in s)
 
     async def play_with_buttons(self, seat: int, tiles: list[str]) -> Any:
         member = self.members[seat]
         panel = await member.click(self.table_message(), label="Play tiles")
         for code in tiles:
-            menus = [
-                c for row in panel.response.message.components for c in row.children if c.type.value == 3
-            ]
+            menus = [c for c in components(panel.response) if c.type.value == 3]
             menu = next(m for m in menus if any(o.value.startswith(code + ":") for o in m.options))
             value = next(o.value for o in menu.options if o.value.startswith(code + ":"))
             await member.select(panel.response, [value], custom_id=menu.custom_id)
@@ -160,7 +123,7 @@ async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_
     panel = await driver.members[seat].click(driver.table_message(), label="Play tiles")
     await simcord_env.restart_bot(make_bot())
     # The private panel opened before the restart still answers after it.
-    menu = next(c for row in panel.response.message.components for c in row.children if c.type.value == 3)
+    menu = next(c for c in components(panel.response) if c.type.value == 3)
     await driver.members[seat].select(panel.response, [menu.options[0].value], custom_id=menu.custom_id)
     assert "Picked" in panel.response.message.content
     while not driver.state().finished:

@@ -18,16 +18,8 @@ import pytest
 from bot.client import GameBot
 from bot.config import Settings
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, STEAL
-from tests.bot.seriebum_driver import (
-    NAMES,
-    Choose,
-    MemoryPlayers,
-    Move,
-    SerieBumDriver,
-    apply_move,
-    components,
-    hidden_tiles,
-)
+from tests.bot.driver import NAMES, components
+from tests.bot.seriebum_driver import Choose, MemoryPlayers, Move, SerieBumDriver, apply_move, hidden_tiles
 
 SEED = 2
 

@@ -1,0 +1,99 @@
+"""What every game's test driver shares: a guild with a channel and its players, the lobby, the
+database as the test's oracle, and the table message.
+
+The database is read only as the oracle (to choose moves and to check what the bot showed
+against what each player may know), or written to put a hand-built position in place.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any, ClassVar, Generic, TypeVar
+
+from bot.render import faces_in
+from games.core import Game
+
+NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio", "gina", "ivo", "lea", "marco")
+
+GameT = TypeVar("GameT", bound=Game)
+
+
+def components(message: Any) -> list[Any]:
+    """The buttons and selects of a channel message or of an interaction's response."""
+    message = getattr(message, "message", message)
+    return [child for row in message.components for child in row.children]
+
+
+class TableDriver(Generic[GameT]):
+    """Plays one game through the real bot as users would; subclasses add the game's own moves."""
+
+    engine: type[GameT]
+    default_players: ClassVar[int] = 3
+    # Text that only a player's own messages may hold, never the channel.
+    private_markers: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, env: Any, database_path: str, players: int | None = None) -> None:
+        self.env = env
+        self.database_path = database_path
+        self.guild = env.create_guild()
+        self.channel = self.guild.create_text_channel("games")
+        count = self.default_players if players is None else players
+        self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:count]]
+        self.game_id = 0
+
+    # ------------------------------------------------------------------ oracle
+
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        with sqlite3.connect(self.database_path) as db:
+            return db.execute(sql, params).fetchall()
+
+    def state(self) -> GameT:
+        (raw,) = self.query("SELECT state FROM games WHERE id = ?", self.game_id)[0]
+        return self.engine.from_json(json.loads(raw))
+
+    def arrange(self, game: GameT) -> None:
+        """Put a hand-built position in place of the dealt one (the test's arrange step)."""
+        with sqlite3.connect(self.database_path) as db:
+            db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(game.to_json()), self.game_id))
+
+    def status(self) -> str:
+        return self.query("SELECT status FROM games WHERE id = ?", self.game_id)[0][0]
+
+    # ------------------------------------------------------------------ what players see
+
+    def table_id(self) -> int:
+        return self.query("SELECT message_id FROM games WHERE id = ?", self.game_id)[0][0]
+
+    def table_message(self) -> Any:
+        """The table message as it is now."""
+        return next(m for m in self.channel.history() if m.id == self.table_id())
+
+    def image_faces(self, message: Any) -> list[str]:
+        """The card or tile codes drawn in the message's images."""
+        return [
+            face
+            for attachment in message.attachments
+            if attachment.filename.endswith(".png")
+            for face in faces_in(self.env.backend.cdn.get(attachment.url))
+        ]
+
+    def dm_messages(self, seat: int) -> list[Any]:
+        return list(self.members[seat].user.dm_channel.history())
+
+    def assert_channel_has_no_private_lines(self) -> None:
+        for message in self.channel.history():
+            for marker in self.private_markers:
+                assert marker not in message.content, message.content
+
+    # ------------------------------------------------------------------ lobby
+
+    async def open(self, **options: Any) -> None:
+        """``/<game> start`` by the first player; the others join, then the host begins."""
+        host, *others = self.members
+        await host.slash(self.channel, f"{self.engine.name} start", **options)
+        lobby = self.channel.last_message
+        for member in others:
+            await member.click(lobby, label="Join")
+        await host.click(lobby, label="Begin")
+        self.game_id = self.query("SELECT MAX(id) FROM games")[0][0]
