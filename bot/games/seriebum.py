@@ -13,13 +13,14 @@ a menu opened before anything changed is refused rather than misread.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.adapter import GameAdapter, Rendered, Viewer, component_view, game_button, game_select
+from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group
 from bot.i18n import described
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas
@@ -32,7 +33,7 @@ from games.seriebum.tiles import BUM, COLUMNS, JOLLY, NUMBER, ROWS, RUBA, TILE_I
 
 if TYPE_CHECKING:
     from bot.client import GameBot
-    from bot.tables import Table, TableService
+    from bot.tables import Table
 
 Colour = tuple[int, int, int]
 OptionText = tuple[str, str | None]  # a select option's label and description
@@ -547,27 +548,15 @@ class SerieBumAdapter(GameAdapter):
 
     # ------------------------------------------------------------------ flows
 
-    async def on_component(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        move: str,
-        arg: str,
-        values: Sequence[str],
-    ) -> None:
-        if move in ("panel", "moves", "column"):
-            await self._open(
-                service, interaction, game_id, moving=move == "moves", column=values[0] if values else None
-            )
-        elif move == "flip":
-            await self._play(service, interaction, game_id, {"type": "flip", "cell": arg}, column=arg[:1])
-        elif move == "end_turn":
-            await self._play(service, interaction, game_id, {"type": "end_turn"})
-        elif move in ("place", "steal", "bum", "move"):
-            await self._choose(service, interaction, game_id, move, arg, values)
-        else:
-            raise GameError("error.unknown_action")
+    def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
+        return {
+            "panel": self._open,
+            "moves": partial(self._open, moving=True),
+            "column": self._open,
+            "flip": self._flip,
+            "end_turn": self._end_turn,
+            **{kind: partial(self._choose, kind) for kind in ("place", "steal", "bum", "move")},
+        }
 
     @staticmethod
     async def _show(
@@ -577,34 +566,33 @@ class SerieBumAdapter(GameAdapter):
         view = component_view(items) if items else None
         await show_panel(interaction, truncate(content), view=view)
 
-    async def _open(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        *,
-        moving: bool,
-        column: str | None,
-    ) -> None:
-        table, seat = await service.load_player(game_id, interaction.user.id)
+    async def _open(self, click: Click, *, moving: bool = False) -> None:
+        """The player's panel; the column select reopens it on the chosen column."""
+        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
         if seat not in table.game.to_act():
             raise GameError("error.not_your_turn")
-        content, items = self._panel(
-            table, seat, table.viewer(seat, language(interaction)), column=column, moving=moving
-        )
-        await self._show(interaction, content, items)
+        column = click.values[0] if click.values else None
+        viewer = table.viewer(seat, language(click.interaction))
+        content, items = self._panel(table, seat, viewer, column=column, moving=moving)
+        await self._show(click.interaction, content, items)
+
+    async def _flip(self, click: Click) -> None:
+        cell = ".".join(click.parts)
+        await self._play(click, {"type": "flip", "cell": cell}, column=cell[:1])
+
+    async def _end_turn(self, click: Click) -> None:
+        await self._play(click, {"type": "end_turn"})
 
     async def _play(
         self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
+        click: Click,
         action: JSON | Callable[[Table, int], JSON],
         *,
         column: str | None = None,
         moving: bool = False,
     ) -> None:
         """Play a move, then show the player what happened and their next decision in the panel."""
+        interaction = click.interaction
 
         async def answer(table: Table, events: list[Event]) -> None:
             seat = table.seat_of(interaction.user.id)
@@ -616,18 +604,11 @@ class SerieBumAdapter(GameAdapter):
             prompt, items = self._panel(table, seat, viewer, column=column, moving=moving)
             await self._show(interaction, "\n".join([*lines, prompt]), items)
 
-        await service.act(interaction, game_id, action, answer)
+        await click.service.act(interaction, click.game_id, action, answer)
 
-    async def _choose(
-        self,
-        service: TableService,
-        interaction: discord.Interaction,
-        game_id: int,
-        kind: str,
-        arg: str,
-        values: Sequence[str],
-    ) -> None:
-        version, index = int(arg.split(".")[0]), int(values[0])
+    async def _choose(self, kind: str, click: Click) -> None:
+        """Option ``values[0]`` of a ``kind`` select, if the game is still where the select was drawn."""
+        version, index = int(click.parts[0]), int(click.values[0])
 
         def action(table: Table, seat: int) -> JSON:
             if table.row.version != version:
@@ -637,7 +618,7 @@ class SerieBumAdapter(GameAdapter):
                 raise GameError("error.out_of_date")
             return {"type": kind, "option": choices[index]["id"]}
 
-        await self._play(service, interaction, game_id, action, moving=kind == "move")
+        await self._play(click, action, moving=kind == "move")
 
 
 ADAPTER = SerieBumAdapter()
