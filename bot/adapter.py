@@ -117,6 +117,8 @@ class GameAdapter(ABC):
     code_params: ClassVar[frozenset[str]] = frozenset()
     # Events shown as a results embed (see results()) rather than as a line of text.
     embed_events: ClassVar[frozenset[str]] = frozenset()
+    # The engine options ``/<game> start`` offers, in order, with their descriptions' catalogue keys.
+    start_options: ClassVar[Mapping[str, str]] = {}
 
     @property
     def name(self) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -10,7 +12,7 @@ from discord import app_commands
 from bot.adapter import GameAdapter
 from bot.i18n import described, t
 from bot.replies import language, reply
-from games.core import GameError
+from games.core import GameError, Option
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -27,8 +29,48 @@ async def game_here(
     return row.id
 
 
+def option_type(option: Option) -> Any:
+    """How Discord offers an engine option: a yes/no for one from 0 to 1, else a number in its range."""
+    if (option.minimum, option.maximum) == (0, 1):
+        return bool
+    return app_commands.Range[int, option.minimum, option.maximum]
+
+
+def optional(name: str, annotation: Any) -> inspect.Parameter:
+    """A slash command option that may be left out (None)."""
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None)
+
+
+def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutine[Any, Any, None]]:
+    """``/<game> start``: the game's ``start_options``, then the turn timeout; opens the lobby.
+
+    discord.py reads each option's type, range and description from the callback when the command
+    is made, so the callback's signature is built here, from the engine's options.
+    """
+
+    async def start(
+        interaction: discord.Interaction, turn_timeout: str | None = None, **options: int | None
+    ) -> None:
+        # A yes/no comes as a bool: the engine takes every option as a number.
+        given = {name: None if value is None else int(value) for name, value in options.items()}
+        await bot.lobbies.open(interaction, adapter, given, turn_timeout)
+
+    engine_options = {option.name: option for option in adapter.engine.options}
+    start.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+            ),
+            *(optional(name, option_type(engine_options[name])) for name in adapter.start_options),
+            optional("turn_timeout", str),
+        ]
+    )
+    descriptions = {**adapter.start_options, "turn_timeout": "cmd.option.turn_timeout"}
+    return app_commands.describe(**{name: described(key) for name, key in descriptions.items()})(start)
+
+
 def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
-    """``/<game> hand|table|score|rules|leave|abort``; the game adds its own ``start``."""
+    """``/<game> start|hand|table|score|rules|leave|abort``; a game may add commands of its own."""
     group = app_commands.Group(
         name=adapter.name, description=described(f"{adapter.name}.cmd.group"), guild_only=True
     )
@@ -69,6 +111,7 @@ def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
     async def abort(interaction: discord.Interaction) -> None:
         await tables.abort(interaction, await game_here(tables, interaction, kind, lobby_too=True))
 
+    group.command(name="start", description=described(f"{kind}.cmd.start"))(start_callback(bot, adapter))
     return group
 
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
-from discord import app_commands
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group
-from bot.i18n import described
 from bot.render import HIGHLIGHT, INK, MUTED, Canvas
 from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
@@ -51,6 +49,7 @@ class BueAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(40, 110, 200)
     code_params = frozenset({"card", "gave", "received", "cards"})
     embed_events = frozenset({"bue.event.game_scored", "bue.event.match_won"})
+    start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
 
     # ------------------------------------------------------------------ drawing
 
@@ -435,17 +434,4 @@ ADAPTER = BueAdapter()
 
 
 async def setup(bot: GameBot) -> None:
-    group = game_group(bot, ADAPTER)
-
-    @group.command(name="start", description=described("bue.cmd.start"))
-    @app_commands.describe(
-        target=described("cmd.option.target"), turn_timeout=described("cmd.option.turn_timeout")
-    )
-    async def start(
-        interaction: discord.Interaction,
-        target: app_commands.Range[int, 10, 1000] | None = None,
-        turn_timeout: str | None = None,
-    ) -> None:
-        await bot.lobbies.open(interaction, ADAPTER, {"target": target}, turn_timeout)
-
-    bot.register(ADAPTER, group)
+    bot.register(ADAPTER, game_group(bot, ADAPTER))

@@ -13,14 +13,13 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
-from discord import app_commands
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group
-from bot.i18n import described, t
+from bot.i18n import t
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, font
 from bot.replies import language, reply, show_panel
 from bot.tables import truncate
@@ -279,6 +278,11 @@ class RumBugzAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(96, 168, 72)
     code_params = frozenset({"bug", "bugz", "added", "removed"})
     embed_events = frozenset({"rumbugz.event.match_won"})
+    start_options: ClassVar[Mapping[str, str]] = {
+        "rounds": "rumbugz.cmd.option.rounds",
+        "target": "rumbugz.cmd.option.target",
+        "plyt_value": "rumbugz.cmd.option.plyt_value",
+    }
 
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (
@@ -1146,23 +1150,4 @@ ADAPTER = RumBugzAdapter()
 
 
 async def setup(bot: GameBot) -> None:
-    group = game_group(bot, ADAPTER)
-
-    @group.command(name="start", description=described("rumbugz.cmd.start"))
-    @app_commands.describe(
-        rounds=described("rumbugz.cmd.option.rounds"),
-        target=described("rumbugz.cmd.option.target"),
-        plyt_value=described("rumbugz.cmd.option.plyt_value"),
-        turn_timeout=described("cmd.option.turn_timeout"),
-    )
-    async def start(
-        interaction: discord.Interaction,
-        rounds: app_commands.Range[int, 1, 20] | None = None,
-        target: app_commands.Range[int, 0, 1000] | None = None,
-        plyt_value: app_commands.Range[int, 0, 50] | None = None,
-        turn_timeout: str | None = None,
-    ) -> None:
-        options = {"rounds": rounds, "target": target, "plyt_value": plyt_value}
-        await bot.lobbies.open(interaction, ADAPTER, options, turn_timeout)
-
-    bot.register(ADAPTER, group)
+    bot.register(ADAPTER, game_group(bot, ADAPTER))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -50,6 +50,11 @@ class RummikubAdapter(GameAdapter):
     embed_events = frozenset(
         {"rummikub.event.round_won", "rummikub.event.round_blocked", "rummikub.event.match_won"}
     )
+    start_options: ClassVar[Mapping[str, str]] = {
+        "rounds": "rummikub.cmd.option.rounds",
+        "target": "rummikub.cmd.option.target",
+        "hints": "rummikub.cmd.option.hints",
+    }
 
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (
@@ -321,23 +326,6 @@ async def setup(bot: GameBot) -> None:
 
     async def running_game(interaction: discord.Interaction) -> int:
         return await game_here(tables, interaction, ADAPTER.name)
-
-    @group.command(name="start", description=described("rummikub.cmd.start"))
-    @app_commands.describe(
-        rounds=described("rummikub.cmd.option.rounds"),
-        target=described("rummikub.cmd.option.target"),
-        hints=described("rummikub.cmd.option.hints"),
-        turn_timeout=described("cmd.option.turn_timeout"),
-    )
-    async def start(
-        interaction: discord.Interaction,
-        rounds: app_commands.Range[int, 1, 20] | None = None,
-        target: app_commands.Range[int, 0, 1000] | None = None,
-        hints: bool | None = None,
-        turn_timeout: str | None = None,
-    ) -> None:
-        options = {"rounds": rounds, "target": target, "hints": None if hints is None else int(hints)}
-        await bot.lobbies.open(interaction, ADAPTER, options, turn_timeout)
 
     @group.command(name="play", description=described("rummikub.cmd.play"))
     @app_commands.describe(tiles=described("rummikub.cmd.option.tiles"))

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
-from discord import app_commands
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group
-from bot.i18n import described
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas
 from bot.replies import language, show_panel
 from bot.tables import truncate
@@ -127,6 +125,7 @@ class SerieBumAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(232, 110, 26)
     code_params = frozenset({"tile", "other_tile", "tiles", "removed", "survivors"})
     embed_events = frozenset({"seriebum.event.match_won"})
+    start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
 
     # ------------------------------------------------------------------ drawing
 
@@ -625,17 +624,4 @@ ADAPTER = SerieBumAdapter()
 
 
 async def setup(bot: GameBot) -> None:
-    group = game_group(bot, ADAPTER)
-
-    @group.command(name="start", description=described("seriebum.cmd.start"))
-    @app_commands.describe(
-        target=described("cmd.option.target"), turn_timeout=described("cmd.option.turn_timeout")
-    )
-    async def start(
-        interaction: discord.Interaction,
-        target: app_commands.Range[int, 10, 10000] | None = None,
-        turn_timeout: str | None = None,
-    ) -> None:
-        await bot.lobbies.open(interaction, ADAPTER, {"target": target}, turn_timeout)
-
-    bot.register(ADAPTER, group)
+    bot.register(ADAPTER, game_group(bot, ADAPTER))
