@@ -169,6 +169,17 @@ class GameAdapter(ABC):
         """An embed for an end-of-game or end-of-match event, if the event is one."""
         return None
 
+    @staticmethod
+    def match_results(title: str, viewer: Viewer, totals: Sequence[int] | None = None) -> discord.Embed:
+        """The embed that ends a match: gold, with the match totals from the highest down if given."""
+        embed = discord.Embed(title=title, colour=discord.Colour.gold())
+        if totals is not None:
+            order = sorted(range(len(totals)), key=lambda seat: -totals[seat])
+            embed.description = "\n".join(
+                viewer.t("common.score_line", name=viewer.name(seat), points=totals[seat]) for seat in order
+            )
+        return embed
+
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         """The game's own moves by name: what each of its buttons and selects does."""
         return {}

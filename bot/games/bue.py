@@ -256,16 +256,8 @@ class BueAdapter(GameAdapter):
             embed.description = "\n".join(lines)
             return embed
         if event.key == "bue.event.match_won":
-            totals = event.params["totals"]
-            embed = discord.Embed(
-                title=viewer.t("bue.results.match_title", name=viewer.name(event.params["seat"])),
-                colour=discord.Colour.gold(),
-            )
-            order = sorted(range(len(totals)), key=lambda seat: -totals[seat])
-            embed.description = "\n".join(
-                viewer.t("common.score_line", name=viewer.name(seat), points=totals[seat]) for seat in order
-            )
-            return embed
+            title = viewer.t("bue.results.match_title", name=viewer.name(event.params["seat"]))
+            return self.match_results(title, viewer, event.params["totals"])
         return None
 
     # ------------------------------------------------------------------ flows

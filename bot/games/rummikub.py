@@ -189,16 +189,8 @@ class RummikubAdapter(GameAdapter):
             )
             return embed
         if event.key == "rummikub.event.match_won":
-            totals = event.params["totals"]
-            embed = discord.Embed(
-                title=viewer.t("rummikub.ui.match_title", seat=viewer.name(event.params["seat"])),
-                colour=discord.Colour.gold(),
-            )
-            embed.description = "\n".join(
-                viewer.t("common.score_line", name=viewer.name(s), points=totals[s])
-                for s in sorted(range(len(totals)), key=lambda seat: -totals[seat])
-            )
-            return embed
+            title = viewer.t("rummikub.ui.match_title", seat=viewer.name(event.params["seat"]))
+            return self.match_results(title, viewer, event.params["totals"])
         return None
 
     # ------------------------------------------------------------------ flows

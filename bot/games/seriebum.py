@@ -366,10 +366,7 @@ class SerieBumAdapter(GameAdapter):
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         if event.key != "seriebum.event.match_won":
             return None
-        return discord.Embed(
-            title="🏆 " + viewer.t(event.key, **self.event_params(event, viewer)),
-            colour=discord.Colour.gold(),
-        )
+        return self.match_results("🏆 " + viewer.t(event.key, **self.event_params(event, viewer)), viewer)
 
     # ------------------------------------------------------------------ option labels
 
