@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import discord
 
@@ -17,38 +17,40 @@ def language(interaction: discord.Interaction) -> str:
     return language_of(interaction.locale)
 
 
+class Body(TypedDict, total=False):
+    """What an answer shows besides its text."""
+
+    embeds: list[discord.Embed] | None
+    file: discord.File | None
+    view: discord.ui.View | None
+
+
 async def reply(
     interaction: discord.Interaction,
     content: str | None = None,
     *,
-    embeds: list[discord.Embed] | None = None,
-    file: discord.File | None = None,
-    view: discord.ui.View | None = None,
     ephemeral: bool = True,
+    **body: Unpack[Body],
 ) -> None:
     """Answer whether or not the interaction was already deferred or answered."""
-    kwargs: dict[str, Any] = {"content": content, "embeds": embeds or [], "ephemeral": ephemeral}
-    if file is not None:
-        kwargs["file"] = file
-    if view is not None:
-        kwargs["view"] = view
+    kwargs: dict[str, Any] = {"content": content, "embeds": body.get("embeds") or [], "ephemeral": ephemeral}
+    # A new message takes no file or view at all, never a None.
+    kwargs.update((key, value) for key in ("file", "view") if (value := body.get(key)) is not None)
     if interaction.response.is_done():
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
 
 
-async def replace(
-    interaction: discord.Interaction,
-    content: str | None = None,
-    *,
-    embeds: list[discord.Embed] | None = None,
-    file: discord.File | None = None,
-    view: discord.ui.View | None = None,
-) -> None:
+async def replace(interaction: discord.Interaction, content: str | None = None, **body: Unpack[Body]) -> None:
     """Replace the message a component sits on (an ephemeral panel, most often)."""
-    kwargs: dict[str, Any] = {"content": content, "embeds": embeds or [], "view": view}
-    kwargs["attachments"] = [file] if file is not None else []
+    file = body.get("file")
+    kwargs: dict[str, Any] = {
+        "content": content,
+        "embeds": body.get("embeds") or [],
+        "view": body.get("view"),
+        "attachments": [file] if file is not None else [],
+    }
     if interaction.response.is_done():
         await interaction.edit_original_response(**kwargs)
     else:
@@ -56,19 +58,12 @@ async def replace(
 
 
 async def show_panel(
-    interaction: discord.Interaction,
-    content: str | None = None,
-    *,
-    embeds: list[discord.Embed] | None = None,
-    file: discord.File | None = None,
-    view: discord.ui.View | None = None,
+    interaction: discord.Interaction, content: str | None = None, **body: Unpack[Body]
 ) -> None:
     """A private panel: it replaces the ephemeral panel it was opened from, or comes as a new one."""
     message = interaction.message
-    if message is not None and message.flags.ephemeral:
-        await replace(interaction, content, embeds=embeds, file=file, view=view)
-    else:
-        await reply(interaction, content, embeds=embeds, file=file, view=view)
+    answer = replace if message is not None and message.flags.ephemeral else reply
+    await answer(interaction, content, **body)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
