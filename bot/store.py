@@ -10,7 +10,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -164,34 +164,19 @@ class Commit:
     gone: Iterable[int] = ()
 
 
+def _columns(row_type: type, row: aiosqlite.Row, **decoded: Any) -> dict[str, Any]:
+    """The row's columns named like ``row_type``'s fields; ``decoded`` replaces those kept as JSON or 0/1."""
+    return {field.name: row[field.name] for field in fields(row_type)} | decoded
+
+
 def _game(row: aiosqlite.Row) -> GameRow:
-    return GameRow(
-        id=row["id"],
-        kind=row["kind"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        host_id=row["host_id"],
-        status=row["status"],
-        options=json.loads(row["options"]),
-        turn_timeout=row["turn_timeout"],
-        locale=row["locale"],
-        seed=row["seed"],
-        state=json.loads(row["state"]) if row["state"] else None,
-        version=row["version"],
-        message_id=row["message_id"],
-    )
+    state = json.loads(row["state"]) if row["state"] else None
+    return GameRow(**_columns(GameRow, row, options=json.loads(row["options"]), state=state))
 
 
 def _seat(row: aiosqlite.Row) -> SeatRow:
-    return SeatRow(
-        seat=row["seat"],
-        user_id=row["user_id"],
-        name=row["name"],
-        locale=row["locale"],
-        total=row["total"],
-        gone=bool(row["gone"]),
-        dm_notice_sent=bool(row["dm_notice_sent"]),
-    )
+    flags = {"gone": bool(row["gone"]), "dm_notice_sent": bool(row["dm_notice_sent"])}
+    return SeatRow(**_columns(SeatRow, row, **flags))
 
 
 class Store:
