@@ -25,8 +25,9 @@ What makes it fast enough in Python:
 - jokers are spare: the search places them only where they help and attaches the
   others at the end of a run or to a group of three (checked; if there is no room the
   search runs again placing every joker);
-- the table is walked upwards and downwards at once (numbers read as 14 - n): which way
-  is quick depends on the table, and one way is often many times quicker.
+- the table is walked upwards or downwards (numbers read as 14 - n): which way is quick
+  depends on the table, and one way is often many times quicker. The walk starts from the
+  end where the table's jokers stand; if it takes long, the other way joins in.
 
 Laying named tiles keeps as many existing sets as it can: first the sets next to the new
 tiles, then their neighbours, and so on; that search has a budget, past which the best
@@ -357,6 +358,16 @@ def _existing(tiles: Sequence[str]) -> _Existing:
     )
 
 
+def _jokers_at(sets: Table) -> list[int]:
+    """The numbers the jokers of these sets stand for."""
+    numbers: list[int] = []
+    for tiles in sets:
+        if JOKER in tiles:
+            existing = _existing(tiles)
+            numbers += existing.jokers_at if existing.colour >= 0 else [existing.first] * existing.jokers
+    return numbers
+
+
 # ---------------------------------------------------------------------- the search
 
 
@@ -372,6 +383,7 @@ class _Problem:
     meld_minimum: int  # the sets must be worth this much (initial meld), 0 = no minimum
     existing: tuple[_Existing, ...]  # sets that may be kept whole
     unit: int = 1  # score differences below this are tie-breaks the search need not prove
+    mirrored: bool = False  # numbers read as 14 - n
 
 
 @dataclass(frozen=True)
@@ -399,7 +411,7 @@ _STATE_MASK = (1 << _STATE_BITS) - 1
 _JOKERS_AT = _STATE_BITS * _COLOUR_COUNT
 _MELD_AT = _JOKERS_AT + 2
 _DEPTH_FIRST_BUDGET = 300  # states the depth-first search expands before the walk number by number
-_HEAD_START = 150  # states the upward walk expands before the downward one starts
+_HEAD_START = 2000  # states the leading walk expands before the other one starts
 
 Decision = tuple  # (group keep, group jokers, tiles given to groups, each colour's (plan, runs kept))
 
@@ -456,7 +468,8 @@ class _Search:
             (n, ()) for n in range(len(_run_states(self.slots)))
         ]
         self.colour_state_ids = {state: position for position, state in enumerate(self.colour_states)}
-        self.move_cache: dict[tuple[int, int, int, int], ColourMoves] = {}
+        self.move_cache: dict[int, ColourMoves] = {}
+        self.group_choices: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
         self.children: dict[int, list[tuple[int, int, Decision]]] = {}
         self.result: _Split | None = None
         self.cut = False  # the budget ran out
@@ -536,14 +549,14 @@ class _Search:
             back: dict[int, tuple[int, Decision]] = {}
             reachable = self.bound[step + 1]
             for key, score in layer.items():
+                if self.budget is not None and len(self.children) > self.budget:
+                    self.cut = True
+                    return
                 for new_key, gain, decision in self._children_of(step, key):
                     new_score = score + gain
                     if new_score + reachable >= target and new_score > following.get(new_key, _NONE):
                         following[new_key] = new_score
                         back[new_key] = (key, decision)
-            if self.budget is not None and len(self.children) > self.budget:
-                self.cut = True
-                return
             layer = following
             backs.append(back)
             yield len(self.children)
@@ -615,23 +628,32 @@ class _Search:
         number = self.numbers[step]
         problem = self.problem
         jokers = self.jokers
-        states = [(key >> (_STATE_BITS * c)) & _STATE_MASK for c in range(_COLOUR_COUNT)]
+        states = (
+            key & _STATE_MASK,
+            key >> _STATE_BITS & _STATE_MASK,
+            key >> 2 * _STATE_BITS & _STATE_MASK,
+            key >> 3 * _STATE_BITS & _STATE_MASK,
+        )
         used = (key >> _JOKERS_AT) & 3
         meld = key >> _MELD_AT
         meld_minimum = problem.meld_minimum
         joker_gain = problem.joker_number_weight[number]
         best: dict[int, tuple[int, Decision]] = {}
         cache = self.move_cache
+        group_choices = self.group_choices
         for keep in self.group_keeps.get(number, (_NO_GROUP_KEPT,)):
             jokers_left = jokers - used - keep.jokers
             if jokers_left < 0:
                 continue
             moves = []
             for colour in range(_COLOUR_COUNT):
-                cache_key = (colour, number, states[colour], keep.taken[colour])
+                # One int as the cache key: a tuple costs more to build and to hash.
+                cache_key = ((states[colour] * 4 + keep.taken[colour]) * 16 + number) * 4 + colour
                 colour_moves = cache.get(cache_key)
                 if colour_moves is None:
-                    colour_moves = cache[cache_key] = self._colour_moves(*cache_key)
+                    colour_moves = cache[cache_key] = self._colour_moves(
+                        colour, number, states[colour], keep.taken[colour]
+                    )
                 if not colour_moves[1]:
                     break
                 moves.append(colour_moves)
@@ -639,7 +661,13 @@ class _Search:
                 continue
             (first, mask0), (second, mask1), (third, mask2), (fourth, mask3) = moves
             base_score = len(keep.kept) * _KEEP
-            for (g0, g1, g2, g3), group_jokers in _group_choices((mask0, mask1, mask2, mask3), jokers_left):
+            choices_key = (((mask3 * 8 + mask2) * 8 + mask1) * 8 + mask0) * 4 + jokers_left
+            choices = group_choices.get(choices_key)
+            if choices is None:
+                choices = group_choices[choices_key] = _group_choices(
+                    (mask0, mask1, mask2, mask3), jokers_left
+                )
+            for (g0, g1, g2, g3), group_jokers in choices:
                 budget = jokers_left - group_jokers
                 base_jokers = jokers - budget
                 base_meld = meld + group_jokers * number
@@ -770,8 +798,11 @@ def _split(
     meld_minimum: int = 0,
     joker_number_weight: tuple[int, ...] = (0,) * (HIGHEST + 1),
     budget: int | None = None,
+    jokers_at: Sequence[int] = (),
 ) -> _Split | None:
     """The best split of ``forced`` (which holds the tiles of ``existing``) plus some of ``optional``.
+
+    ``jokers_at``: the numbers the table's jokers stand for now, where the search starts.
 
     Jokers first count as spare: the search places them only where they help and the rest
     are attached at the end. Every joker can then be laid, so this is the best split
@@ -806,7 +837,8 @@ def _split(
     jokers = forced_jokers + optional_jokers
     mirror = not meld_minimum and not any(joker_number_weight)
     if jokers and mirror:
-        split = _race(replace(problem, forced_jokers=0, optional_jokers=jokers, joker_weight=0), budget)
+        spare = replace(problem, forced_jokers=0, optional_jokers=jokers, joker_weight=0)
+        split = _race(spare, budget, jokers_at)
         if split is None:
             return None
         sets = [list(s) for s in split.sets]
@@ -814,32 +846,37 @@ def _split(
         if _attach(sets, jokers - placed):
             used = tuple(code for code in split.used if not is_joker(code)) + (JOKER,) * optional_jokers
             return replace(split, used=used, sets=tuple(tuple(s) for s in sets))
-    return _race(problem, budget) if mirror else _Search(problem, budget).run()
+    return _race(problem, budget, jokers_at) if mirror else _Search(problem, budget).run()
 
 
-def _race(problem: _Problem, budget: int | None) -> _Split | None:
+def _race(problem: _Problem, budget: int | None, jokers_at: Sequence[int] = ()) -> _Split | None:
     """Walk the numbers up and down at once, a number at a time for the one that has done
     less, and take the first exact answer: which way is quick depends on the table, and
-    one way is often many times quicker than the other. Upwards starts alone, as most
-    tables are quick both ways.
+    one way is often many times quicker than the other. One way starts alone, as most
+    tables are quick both ways: the way starting from the end where the table's jokers
+    stand (``jokers_at``), since placing them early settles most of the search; upwards
+    if that says nothing.
     """
-    upwards = _Search(problem, budget)
-    walks = {upwards: upwards.walk()}
-    downwards: _Search | None = None
+    downwards_first = sum(jokers_at) > len(jokers_at) * (LOWEST + HIGHEST) / 2
+    leader = _Search(_mirrored(problem) if downwards_first else problem, budget)
+    walks = {leader: leader.walk()}
+    follower: _Search | None = None
     cut: list[_Search] = []
     while walks:
-        if downwards is None and len(upwards.children) > _HEAD_START:
-            downwards = _Search(_mirrored(problem), budget)
-            walks[downwards] = downwards.walk()
-        search = min(walks, key=lambda s: len(s.children) - (_HEAD_START if s is upwards else 0))
+        if follower is None and len(leader.children) > _HEAD_START:
+            follower = _Search(problem if downwards_first else _mirrored(problem), budget)
+            walks[follower] = follower.walk()
+        search = min(walks, key=lambda s: len(s.children) - (_HEAD_START if s is leader else 0))
         try:
             next(walks[search])
         except StopIteration:
             del walks[search]
             if not search.cut:
-                return _unmirrored(search.result) if search is downwards and search.result else search.result
+                return (
+                    _unmirrored(search.result) if search.problem.mirrored and search.result else search.result
+                )
             cut.append(search)
-    found = [(search.result.score, search is downwards, search.result) for search in cut if search.result]
+    found = [(search.result.score, search.problem.mirrored, search.result) for search in cut if search.result]
     if not found:
         raise _GaveUp
     _, mirrored, best = max(found, key=lambda item: item[0])
@@ -880,6 +917,7 @@ def _mirrored(problem: _Problem) -> _Problem:
         optional=flip(problem.optional),
         tile_weight=flip(problem.tile_weight),
         existing=existing,
+        mirrored=True,
     )
 
 
@@ -990,9 +1028,10 @@ def lay_out(table: Table, tiles: Sequence[str]) -> Layout:
     layout = _fewest_changes(table, tiles)
     if layout is not None:
         return layout
-    whole = _split([*old_tiles, *tiles])
+    jokers_at = _jokers_at(table)
+    whole = _split([*old_tiles, *tiles], jokers_at=jokers_at)
     if whole is None:
-        best = _split(old_tiles, tiles)
+        best = _split(old_tiles, tiles, jokers_at=jokers_at)
         playable = list(best.used) if best is not None else []
         if playable:
             raise GameError("rummikub.error.no_layout_partial", tiles=list(tiles), playable=playable)
@@ -1032,7 +1071,8 @@ def _fewest_changes(table: Table, tiles: Sequence[str]) -> Layout | None:
         candidates = [p for p, ring in enumerate(rings) if 0 < ring <= depth]
         pool = [*tiles, *(code for p in candidates for code in sets[p])]
         try:
-            split = _split(pool, existing=[sets[p] for p in candidates], budget=_KEEP_BUDGET)
+            around = [sets[p] for p in candidates]
+            split = _split(pool, existing=around, budget=_KEEP_BUDGET, jokers_at=_jokers_at(around))
         except _GaveUp:
             break
         if split is None:
@@ -1135,7 +1175,9 @@ def best_play(
     if initial_meld:
         split = _split((), rack, objective=objective, meld_minimum=INITIAL_MELD_MINIMUM)
         return lay_out_initial_meld(split.used, table) if split is not None and split.used else None
-    split = _split([code for s in table for code in s], rack, objective=objective)
+    split = _split(
+        [code for s in table for code in s], rack, objective=objective, jokers_at=_jokers_at(table)
+    )
     if split is None or not split.used:
         return None
     layout = _fewest_changes(table, split.used) if fewest_changes else None
