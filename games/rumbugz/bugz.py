@@ -9,6 +9,7 @@ numbered Bug is its number, the value of a PLYT is the number declared when it w
 
 from __future__ import annotations
 
+import functools
 import itertools
 import string
 from collections.abc import Iterable, Iterator, Sequence
@@ -152,6 +153,44 @@ def candidate_lays(hand: Sequence[str], kinds: Iterable[str]) -> Iterator[tuple[
                     yield kind, entries
 
 
+@functools.cache
+def _fewest_gaps(step: int, held: int) -> int:
+    """The fewest numbers missing from a shortest run of ``step`` (1, 2 or 3), ``held`` being the
+    numbers in hand as bits (bit n set: number n held)."""
+    last_start = HIGHEST_NUMBER - (MIN_SEQUENCE_LENGTH - 1) * step
+    return min(
+        sum(not held >> value & 1 for value in range(start, start + MIN_SEQUENCE_LENGTH * step, step))
+        for start in range(LOWEST_NUMBER, last_start + 1)
+    )
+
+
+def can_lay(hand: Iterable[str], kinds: Iterable[str]) -> bool:
+    """Whether ``candidate_lays(hand, kinds)`` offers a sequence, without building any.
+
+    Any longer sequence holds a shortest one with a numbered Bug, so shortest ones suffice: four
+    values the hand covers with its numbers and at most three PLYTs.
+    """
+    copies: dict[int, int] = {}
+    plyts = 0
+    held = 0
+    for code in hand:
+        number = NUMBER_OF[code]
+        if number is None:
+            plyts += 1
+        else:
+            copies[number] = copies.get(number, 0) + 1
+            held |= 1 << number
+    usable_plyts = min(plyts, MIN_SEQUENCE_LENGTH - 1)
+    for kind in kinds:
+        step = KIND_STEPS[kind]
+        if step == 0:
+            if copies and max(copies.values()) + usable_plyts >= MIN_SEQUENCE_LENGTH:
+                return True
+        elif _fewest_gaps(step, held) <= usable_plyts:
+            return True
+    return False
+
+
 def one_of_each(hand: Iterable[str]) -> dict[int | None, str]:
     """The first Bug of each number in ``hand`` (None: a PLYT); copies of a number play alike."""
     first: dict[int | None, str] = {}
@@ -187,3 +226,24 @@ def candidate_changes(
         stand_in = stand_ins.get(value) if is_plyt(code) else plyt
         if stand_in is not None:
             yield [(stand_in, value)], [code]
+
+
+def can_change(kind: str, entries: Sequence[Entry], stand_ins: dict[int | None, str]) -> bool:
+    """Whether ``candidate_changes`` offers a legal change of this valid sequence, without trying any.
+
+    Adding a Bug at an end is always legal, and so is a number replacing the PLYT that stands
+    for it; a PLYT replacing a number is legal unless that number is the only one. Pushing the
+    opposite end out is offered only with an add, so it opens nothing more.
+    """
+    step = KIND_STEPS[kind]
+    low, high = entries[0][1] - step, entries[-1][1] + step
+    if None in stand_ins and (
+        low >= LOWEST_NUMBER
+        or high <= HIGHEST_NUMBER
+        or sum(NUMBER_OF[code] is not None for code, _ in entries) > 1
+    ):
+        return True
+    # Numbers past 1 or 12 are never held, so an end outside the range is never in stand_ins.
+    if low in stand_ins or high in stand_ins:
+        return True
+    return any(NUMBER_OF[code] is None and value in stand_ins for code, value in entries)

@@ -27,7 +27,6 @@ started by the next seat; equal leading totals at the end play another round.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
@@ -41,6 +40,8 @@ from games.rumbugz.bugz import (
     NUMBER_OF,
     Entry,
     bug_points,
+    can_change,
+    can_lay,
     candidate_changes,
     candidate_lays,
     changed_sequence,
@@ -57,10 +58,19 @@ REPLACEMENTS = 4
 MIN_PLAYERS_FOR_BIDS = 3
 DRAW_SOURCES = ("bag", "discard")
 OPTIONAL_TYPES = frozenset({"change", "lay", "bid", "decline"})
+TYPES_BY_PHASE = {
+    "draw": frozenset({"draw"}),
+    "play": frozenset({"change", "lay", "discard"}),
+    "discard": frozenset({"discard"}),
+}
+BID_TYPES = frozenset({"bid", "decline"})
 
 
-def _entry_json(code: str, value: int) -> JSON:
-    return {"bug": code, "value": value}
+def _round_result_copy(result: Mapping[str, Any] | None) -> JSON | None:
+    """A copy of ``last_round``: a flat mapping whose only mutable values are lists."""
+    if result is None:
+        return None
+    return {key: list(value) if isinstance(value, list) else value for key, value in result.items()}
 
 
 @dataclass
@@ -75,7 +85,7 @@ class TableSequence:
             "id": self.id,
             "owner": self.owner,
             "kind": self.kind,
-            "bugz": [_entry_json(code, value) for code, value in self.bugz],
+            "bugz": [{"bug": code, "value": value} for code, value in self.bugz],
         }
 
     @classmethod
@@ -96,7 +106,11 @@ class BidWindow:
         return [seat for seat in self.eligible if seat not in self.bidders and seat not in self.declined]
 
     def to_json(self) -> JSON:
-        return {"eligible": self.eligible, "bidders": self.bidders, "declined": self.declined}
+        return {
+            "eligible": list(self.eligible),
+            "bidders": list(self.bidders),
+            "declined": list(self.declined),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BidWindow:
@@ -186,14 +200,12 @@ class RumBugz(Game):
 
     def to_act(self) -> dict[int, frozenset[str]]:
         """Open action types per seat; "change" and "lay" only when one can actually be made."""
-        result: dict[int, frozenset[str]] = {}
-        for seat, types in self._open_types().items():
-            usable = {
-                action_type
-                for action_type in types
-                if action_type not in ("change", "lay") or next(self._legal_of_type(seat, action_type), None)
-            }
-            result[seat] = frozenset(usable)
+        result = self._open_types()
+        if result and self.phase == "play":
+            if not self._can_change(self.turn):
+                result[self.turn] -= {"change"}
+            if not self._can_lay(self.turn):
+                result[self.turn] -= {"lay"}
         return result
 
     def optional_actions(self) -> dict[int, frozenset[str]]:
@@ -279,7 +291,7 @@ class RumBugz(Game):
             "bids": None if self.bids is None else self.bids.to_json(),
             "to_act": [sorted(to_act.get(other, ())) for other in range(self.players)],
             "optional": [sorted(optional.get(other, ())) for other in range(self.players)],
-            "last_round": copy.deepcopy(self.last_round),
+            "last_round": _round_result_copy(self.last_round),
             "finished": self.match_over,
             "winner": self.match_winner,
         }
@@ -320,7 +332,7 @@ class RumBugz(Game):
             "phase": self.phase,
             "laid_this_turn": self.laid_this_turn,
             "bids": None if self.bids is None else self.bids.to_json(),
-            "last_round": copy.deepcopy(self.last_round),
+            "last_round": _round_result_copy(self.last_round),
             "match_over": self.match_over,
             "match_winner": self.match_winner,
         }
@@ -348,7 +360,7 @@ class RumBugz(Game):
             phase=data["phase"],
             laid_this_turn=data["laid_this_turn"],
             bids=None if data["bids"] is None else BidWindow.from_json(data["bids"]),
-            last_round=copy.deepcopy(data["last_round"]),
+            last_round=_round_result_copy(data["last_round"]),
             match_over=data["match_over"],
             match_winner=data["match_winner"],
         )
@@ -475,10 +487,9 @@ class RumBugz(Game):
         """Action types the rules allow now, before asking whether a legal one exists."""
         if self.match_over:
             return {}
-        by_phase = {"draw": {"draw"}, "play": {"change", "lay", "discard"}, "discard": {"discard"}}
-        result = {self.turn: frozenset(by_phase[self.phase])}
+        result = {self.turn: TYPES_BY_PHASE[self.phase]}
         for seat in self.bids.undecided() if self.bids is not None else []:
-            result[seat] = frozenset({"bid", "decline"})
+            result[seat] = BID_TYPES
         return result
 
     def _require_turn(self, seat: int, phases: tuple[str, ...], action_type: str) -> None:
@@ -554,10 +565,24 @@ class RumBugz(Game):
         else:
             yield from self._legal_changes(seat)
 
-    def _legal_lays(self, seat: int) -> Iterator[JSON]:
+    def _kinds_to_lay(self, seat: int) -> tuple[str, ...]:
+        """Every kind in the final phase, else the kinds not completed yet."""
         done = self.completed[seat]
-        kinds = KINDS if len(done) == len(KINDS) else [kind for kind in KINDS if kind not in done]
-        for kind, entries in candidate_lays(self.hands[seat], kinds):
+        return KINDS if len(done) == len(KINDS) else tuple(kind for kind in KINDS if kind not in done)
+
+    def _can_lay(self, seat: int) -> bool:
+        """Whether ``_legal_lays`` yields anything, without building the sequences."""
+        return can_lay(self.hands[seat], self._kinds_to_lay(seat))
+
+    def _can_change(self, seat: int) -> bool:
+        """Whether ``_legal_changes`` yields anything, without trying the changes."""
+        if not self.completed[seat]:
+            return False
+        stand_ins = one_of_each(self.hands[seat])
+        return any(can_change(sequence.kind, sequence.bugz, stand_ins) for sequence in self.table)
+
+    def _legal_lays(self, seat: int) -> Iterator[JSON]:
+        for kind, entries in candidate_lays(self.hands[seat], self._kinds_to_lay(seat)):
             yield {
                 "type": "lay",
                 "kind": kind,
@@ -588,7 +613,7 @@ class RumBugz(Game):
 
     @staticmethod
     def _action_entry(code: str, value: int) -> JSON:
-        return _entry_json(code, value) if is_plyt(code) else {"bug": code}
+        return {"bug": code, "value": value} if is_plyt(code) else {"bug": code}
 
     # ----------------------------------------------------------------- flow
 

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
 from games.core import GameError
-from games.rumbugz.bugz import ALL_BUGZ, NUMBER_OF, Entry, check_sequence, is_plyt
+from games.rumbugz.bugz import (
+    ALL_BUGZ,
+    KIND_STEPS,
+    KINDS,
+    MIN_SEQUENCE_LENGTH,
+    NUMBER_OF,
+    Entry,
+    can_change,
+    can_lay,
+    candidate_changes,
+    candidate_lays,
+    changed_sequence,
+    check_sequence,
+    entry_order,
+    is_plyt,
+    one_of_each,
+)
+
+PLYTS = [code for code in ALL_BUGZ if is_plyt(code)]
 
 
 def numbered(*values: int) -> list[Entry]:
@@ -82,3 +101,44 @@ def test_a_sequence_needs_a_numbered_bug() -> None:
     with pytest.raises(GameError) as error:
         check_sequence("match", [("Pa", 5), ("Pb", 5), ("Pc", 5), ("Pd", 5)])
     assert error.value.key == "rumbugz.error.no_number"
+
+
+def _random_sequence(rng: random.Random) -> tuple[str, list[Entry]]:
+    """A valid table sequence of a random kind, some of its Bugz PLYTs (never all)."""
+    kind = rng.choice(KINDS)
+    step = KIND_STEPS[kind]
+    length = rng.randint(MIN_SEQUENCE_LENGTH, 8 if step == 0 else 12 // step)
+    start = rng.randint(1, 12 - (length - 1) * step)
+    values = [start + index * step for index in range(length)]
+    entries = numbered(*values)
+    plyts = iter(rng.sample(PLYTS, rng.randint(0, len(PLYTS))))
+    for index in rng.sample(range(length), length - 1):
+        code = next(plyts, None)
+        if code is not None:
+            entries[index] = (code, entries[index][1])
+    return kind, sorted(entries, key=entry_order)
+
+
+def test_can_lay_answers_like_the_candidate_lays() -> None:
+    rng = random.Random(1)
+    for _ in range(3000):
+        hand = rng.sample(ALL_BUGZ, rng.randint(0, 12))
+        kinds = rng.sample(KINDS, rng.randint(1, len(KINDS)))
+        assert can_lay(hand, kinds) == any(candidate_lays(hand, kinds)), (hand, kinds)
+
+
+def test_can_change_answers_like_the_candidate_changes() -> None:
+    rng = random.Random(2)
+    for _ in range(3000):
+        kind, entries = _random_sequence(rng)
+        on_table = {code for code, _ in entries}
+        hand = rng.sample([code for code in ALL_BUGZ if code not in on_table], rng.randint(0, 8))
+        stand_ins = one_of_each(hand)
+        legal = 0
+        for added, removed in candidate_changes(kind, entries, stand_ins):
+            try:
+                changed_sequence(kind, entries, added, removed)
+            except GameError:
+                continue
+            legal += 1
+        assert can_change(kind, entries, stand_ins) == (legal > 0), (kind, entries, hand)

@@ -105,6 +105,29 @@ def test_views_show_only_the_own_hand_and_counts_of_the_others() -> None:
         assert not codes_in(game.view(seat)) & hidden_from(game, seat)
 
 
+def _clear_all(data: object) -> None:
+    """Empty every list and dict in a JSON value, innermost first."""
+    if isinstance(data, dict):
+        for value in data.values():
+            _clear_all(value)
+        data.clear()
+    elif isinstance(data, list):
+        for value in data:
+            _clear_all(value)
+        data.clear()
+
+
+def test_views_and_the_saved_state_share_nothing_with_the_game() -> None:
+    game = arrange(4, {0: ["9b", "12a"], 1: ["1b"], 2: ["2b"], 3: ["3b"]}, table=FOUR_KINDS, discard=["6b"])
+    game.apply(0, {"type": "discard", "bug": "9b"})
+    game.apply(2, {"type": "bid"})
+    game.last_round = {"round": 1, "winners": [3], "points": 7, "hand_values": [7, 0, 0, 0]}
+    saved = json.loads(json.dumps(game.to_json()))
+    for data in (game.view(None), game.view(2), game.to_json()):
+        _clear_all(data)
+    assert game.to_json() == saved
+
+
 def test_to_act_offers_change_and_lay_only_when_one_can_be_made() -> None:
     game = arrange(2, {0: ["12c", "1b"], 1: ["2b"]}, table=[(0, "simple", ["4a", "5a", "6a", "7a"])])
     assert game.to_act() == {0: frozenset({"discard"})}
