@@ -75,3 +75,9 @@ def test_played_events_and_errors_format_in_every_language() -> None:
     for key, params in seen.items():
         for language in LANGUAGES:
             LOCALE[key][language].format(**params)
+
+
+def test_english_puts_no_article_before_a_placeholder() -> None:
+    """English "a {number}" would read "a 8" or "a 11": the texts are worded without the article."""
+    for key, texts in LOCALE.items():
+        assert not re.search(r"\b[Aa]n? \{", texts["en"]), key
