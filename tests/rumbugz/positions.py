@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -84,16 +82,32 @@ def every_bug(game: RumBugz) -> list[str]:
     return found
 
 
+_EVERY_CODE = frozenset(ALL_BUGZ)
+
+
 def assert_conserved(game: RumBugz) -> None:
-    assert sorted(every_bug(game)) == sorted(ALL_BUGZ)
-
-
-_QUOTED_CODE = re.compile(r'"((?:1[0-2]|[1-9])[a-h]|P[a-d])"')
+    """Each of the 100 Bugz is in exactly one place."""
+    found = every_bug(game)
+    assert len(found) == len(ALL_BUGZ) and set(found) == _EVERY_CODE, "Bugz created, lost or doubled"
 
 
 def codes_in(data: Any) -> set[str]:
-    """Every Bug code written anywhere in a JSON value."""
-    return set(_QUOTED_CODE.findall(json.dumps(data)))
+    """Every Bug code anywhere in a JSON value (dicts, lists, tuples; keys included) as a whole string."""
+    found: set[str] = set()
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        item_type = type(item)  # exact JSON types: much faster than isinstance on a hot path
+        if item_type is str:
+            if item in _EVERY_CODE:
+                found.add(item)
+        elif item_type is dict:
+            if not _EVERY_CODE.isdisjoint(item):  # a code as a key
+                found.update(_EVERY_CODE.intersection(item))
+            pending.extend(item.values())
+        elif item_type is list or item_type is tuple:
+            pending.extend(item)
+    return found
 
 
 def hidden_from(game: RumBugz, seat: int | None) -> set[str]:
