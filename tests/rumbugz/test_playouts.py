@@ -48,6 +48,7 @@ from games.rumbugz.bugz import (
     one_of_each,
 )
 
+from ..seeds import seed_batches
 from .positions import assert_conserved, codes_in, hidden_from
 
 PLAYOUTS = int(os.environ.get("RUMBUGZ_PLAYOUTS", 10_000))
@@ -399,15 +400,11 @@ def play_out(seed: int, covered: Counter[str]) -> RumBugz:
     raise AssertionError(f"playout {seed} did not end")
 
 
-@pytest.mark.parametrize(
-    "first_seed",
-    range(0, PLAYOUTS, BATCH),
-    ids=lambda first: f"seeds-{first}-{min(first + BATCH, PLAYOUTS) - 1}",
-)
-def test_seeded_random_playouts_conserve_bugz_hide_hands_and_end(first_seed: int) -> None:
+@pytest.mark.parametrize("seeds", seed_batches(PLAYOUTS, BATCH))
+def test_seeded_random_playouts_conserve_bugz_hide_hands_and_end(seeds: range) -> None:
     covered: Counter[str] = Counter()
-    for seed in range(first_seed, min(first_seed + BATCH, PLAYOUTS)):
+    for seed in seeds:
         play_out(seed, covered)
-    if first_seed + BATCH <= PLAYOUTS:
+    if len(seeds) == BATCH:
         missed = COVERED - set(+covered)
-        assert not missed, f"seeds {first_seed}-{first_seed + BATCH - 1} never showed {sorted(missed)}"
+        assert not missed, f"seeds {seeds.start}-{seeds.stop - 1} never showed {sorted(missed)}"
