@@ -126,8 +126,8 @@ def _fill(values: Sequence[int], copies: dict[int, list[str]], plyts: list[str])
     return entries
 
 
-def candidate_lays(hand: Sequence[str], kinds: Iterable[str]) -> Iterator[tuple[str, list[Entry]]]:
-    """One valid sequence per kind and value pattern the hand can make (numbered Bugz first)."""
+def hand_by_number(hand: Iterable[str]) -> tuple[dict[int, list[str]], list[str]]:
+    """The numbered Bugz of a hand grouped by number, and its PLYTs."""
     copies: dict[int, list[str]] = {}
     plyts: list[str] = []
     for code in hand:
@@ -136,6 +136,12 @@ def candidate_lays(hand: Sequence[str], kinds: Iterable[str]) -> Iterator[tuple[
             plyts.append(code)
         else:
             copies.setdefault(number, []).append(code)
+    return copies, plyts
+
+
+def candidate_lays(hand: Sequence[str], kinds: Iterable[str]) -> Iterator[tuple[str, list[Entry]]]:
+    """One valid sequence per kind and value pattern the hand can make (numbered Bugz first)."""
+    copies, plyts = hand_by_number(hand)
     for kind in kinds:
         step = KIND_STEPS[kind]
         for start in range(LOWEST_NUMBER, HIGHEST_NUMBER + 1):

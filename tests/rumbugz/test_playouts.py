@@ -44,6 +44,7 @@ from games.rumbugz.bugz import (
     can_lay,
     candidate_changes,
     changed_sequence,
+    hand_by_number,
     is_plyt,
     one_of_each,
 )
@@ -129,19 +130,6 @@ def _action_entry(code: str, value: int) -> dict[str, Any]:
     return {"bug": code, "value": value} if is_plyt(code) else {"bug": code}
 
 
-def _hand_by_number(hand: list[str]) -> tuple[dict[int, list[str]], list[str]]:
-    """The numbered Bugz of a hand grouped by number, and its PLYTs."""
-    copies: dict[int, list[str]] = {}
-    plyts: list[str] = []
-    for code in hand:
-        number = NUMBER_OF[code]
-        if number is None:
-            plyts.append(code)
-        else:
-            copies.setdefault(number, []).append(code)
-    return copies, plyts
-
-
 def _random_match(
     copies: dict[int, list[str]], plyts: list[str], rng: random.Random
 ) -> list[tuple[str, int]] | None:
@@ -190,7 +178,7 @@ def _random_run(
 
 def _random_lay(game: RumBugz, seat: int, rng: random.Random) -> dict[str, Any]:
     """A random valid new sequence, of the match kind if the hand can make one (the rarest)."""
-    copies, plyts = _hand_by_number(game.hands[seat])
+    copies, plyts = hand_by_number(game.hands[seat])
     kinds = list(_kinds_open(game, seat))
     rng.shuffle(kinds)
     kinds.sort(key=lambda kind: KIND_STEPS[kind] != 0)
