@@ -165,7 +165,8 @@ class TableService:
         self, table: Table, seat: int, action: Mapping[str, Any], *, by_timeout: bool
     ) -> list[Event]:
         """Apply and commit; the engine leaves the state untouched when it refuses."""
-        events = perform(table.game, seat, action)
+        # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
+        events = await asyncio.to_thread(perform, table.game, seat, action)
         game = table.game
         gone = [seat] if action.get("type") == LEAVE else []
         now = self.now()
