@@ -108,18 +108,22 @@ class Game(ABC):
         return {name: option.check(int(given.get(name, option.default))) for name, option in known.items()}
 
     @classmethod
-    @abstractmethod
     def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
         """A new match; the first hand is already dealt."""
+        return cls.begin(players, options, seed)[0]
 
     @classmethod
+    @abstractmethod
     def begin(cls, players: int, options: Mapping[str, int], seed: int) -> tuple[Self, list[Event]]:
-        """A new match and the events of its first deal (what each player was dealt, say).
+        """A new match and the events of its first deal (what each player was dealt, say)."""
 
-        Engines whose first deal has something to tell override this; ``new`` is then
-        ``begin(...)[0]``.
-        """
-        return cls.new(players, options, seed), []
+    @classmethod
+    def check_player_count(cls, players: int) -> None:
+        """Refuse a match of a number of players the game is not for."""
+        if not cls.min_players <= players <= cls.max_players:
+            raise GameError(
+                f"{cls.name}.error.player_count", minimum=cls.min_players, maximum=cls.max_players
+            )
 
     @abstractmethod
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:

@@ -79,13 +79,8 @@ class Bue(Game):
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
-        return cls.begin(players, options, seed)[0]
-
-    @classmethod
     def begin(cls, players: int, options: Mapping[str, int], seed: int) -> tuple[Self, list[Event]]:
-        if not cls.min_players <= players <= cls.max_players:
-            raise GameError("error.player_count", minimum=cls.min_players, maximum=cls.max_players)
+        cls.check_player_count(players)
         resolved = cls.resolve_options(options)
         rng = SeededRandom(seed)
         game = cls(

@@ -161,14 +161,9 @@ class RumBugz(Game):
     # ----------------------------------------------------------------- contract
 
     @classmethod
-    def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
-        return cls.begin(players, options, seed)[0]
-
-    @classmethod
     def begin(cls, players: int, options: Mapping[str, int], seed: int) -> tuple[Self, list[Event]]:
         """A new match and the events of round 1: the starting draw and each seat's 6 Bugz."""
-        if not cls.min_players <= players <= cls.max_players:
-            raise GameError("rumbugz.error.player_count", minimum=cls.min_players, maximum=cls.max_players)
+        cls.check_player_count(players)
         game = cls(
             players=players,
             settings=cls.resolve_options(options),

@@ -82,9 +82,8 @@ class Rummikub(Game):
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
-        if not cls.min_players <= players <= cls.max_players:
-            raise GameError("rummikub.error.player_count", minimum=cls.min_players, maximum=cls.max_players)
+    def begin(cls, players: int, options: Mapping[str, int], seed: int) -> tuple[Self, list[Event]]:
+        cls.check_player_count(players)
         resolved = cls.resolve_options(options)
         rng = SeededRandom(seed)
         game = cls(
@@ -98,7 +97,7 @@ class Rummikub(Game):
         )
         game.first_seat = rng.randrange(players)
         game._deal()
-        return game
+        return game, []
 
     def _deal(self) -> None:
         self.round += 1

@@ -131,14 +131,9 @@ class SerieBum(Game):
     # ------------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, players: int, options: Mapping[str, int], seed: int) -> Self:
-        return cls.begin(players, options, seed)[0]
-
-    @classmethod
     def begin(cls, players: int, options: Mapping[str, int], seed: int) -> tuple[Self, list[Event]]:
         """A new match and its first "manche started" event (who flips first)."""
-        if players != PLAYERS:
-            raise _error("player_count", minimum=PLAYERS, maximum=PLAYERS)
+        cls.check_player_count(players)
         game = cls(target=cls.resolve_options(options)["target"], rng=SeededRandom(seed))
         return game, game._deal(game.rng.randrange(PLAYERS))
 

@@ -15,6 +15,11 @@ from bot import __main__ as bot_main
 from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, language_of, parse_duration, t
 from bot.store import TimerRow
 from bot.tables import plan_timers
+from games.bue import Bue
+from games.core import GameError
+from games.rumbugz import RumBugz
+from games.rummikub import Rummikub
+from games.seriebum import SerieBum
 
 REVEAL = frozenset({"reveal"})
 EXCHANGE = frozenset({"deck", "swap"})
@@ -101,6 +106,14 @@ def test_every_key_the_code_names_is_translated():
     embeds_only = {key for key in named if key.endswith((".game_scored", ".match_won"))}
     missing = sorted(key for key in named - embeds_only if not CATALOG.has(key))
     assert missing == []
+
+
+@pytest.mark.parametrize("engine", [Bue, SerieBum, Rummikub, RumBugz], ids=lambda engine: engine.name)
+def test_a_wrong_player_count_is_told_in_the_games_own_words(engine):
+    with pytest.raises(GameError) as refused:
+        engine.new(engine.max_players + 1, {}, 1)
+    assert CATALOG.has(refused.value.key) and refused.value.key.startswith(f"{engine.name}.")
+    assert str(engine.max_players) in t("fr", refused.value.key, **refused.value.params)
 
 
 def test_errors_read_in_the_players_language():

@@ -25,6 +25,7 @@ def emitted_keys() -> set[str]:
     keys = set(re.findall(r'"(rumbugz\.(?:event|error)\.[a-z_.]+)"', source))
     for prefix in re.findall(r'f"(rumbugz\.(?:event|error)\.[a-z_.]+)\{kind\}"', source):
         keys |= {prefix + kind for kind in KINDS}
+    keys.add(f"{RumBugz.name}.error.player_count")  # raised by Game.check_player_count
     return keys
 
 
