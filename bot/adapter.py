@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from bot.i18n import t
+from bot.replies import language
 from games.core import JSON, Event, Game, GameError
 
 if TYPE_CHECKING:
-    from bot.tables import TableService
+    from bot.tables import Table, TableService
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,18 @@ class Click:
     game_id: int
     parts: list[str]
     values: list[str]
+
+    async def player(self) -> tuple[Table, int, Viewer]:
+        """The game, the clicking player's seat, and a viewer for them in their language."""
+        table, seat = await self.service.load_player(self.game_id, self.interaction.user.id)
+        return table, seat, table.viewer(seat, language(self.interaction))
+
+    async def deciding_player(self) -> tuple[Table, int, Viewer]:
+        """``player()``, refused unless the game is waiting on a decision of theirs."""
+        table, seat, viewer = await self.player()
+        if seat not in table.game.to_act():
+            raise GameError("error.not_your_turn")
+        return table, seat, viewer
 
 
 def game_button(

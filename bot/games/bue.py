@@ -275,10 +275,10 @@ class BueAdapter(GameAdapter):
         }
 
     async def _my_decision(self, click: Click, wanted: str) -> tuple[Table, int, JSON, Viewer]:
-        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
+        table, seat, viewer = await click.player()
         if wanted not in table.game.to_act().get(seat, frozenset()):
             raise GameError("error.not_your_turn" if wanted != "reveal" else "bue.error.not_reveal_time")
-        return table, seat, table.game.view(seat), table.viewer(seat, language(click.interaction))
+        return table, seat, table.game.view(seat), viewer
 
     @staticmethod
     def _check_stamp(view: JSON, parts: Sequence[str]) -> None:

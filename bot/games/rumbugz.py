@@ -618,9 +618,8 @@ class RumBugzAdapter(GameAdapter):
 
     async def _at_step(self, click: Click, step: str) -> tuple[Table, int, JSON, Viewer]:
         """The clicking player's table, seat, view and viewer, if ``step`` is theirs to take now."""
-        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
+        table, seat, viewer = await click.player()
         view = table.game.view(seat)
-        viewer = table.viewer(seat, language(click.interaction))
         if seat != view["turn"]:
             raise GameError("rumbugz.error.not_your_turn")
         if step not in view["to_act"][seat]:

@@ -199,10 +199,8 @@ class RummikubAdapter(GameAdapter):
         return {"choose": self._choose, "pick": self._choose, "play": self._play, "draw": self._draw}
 
     async def _my_turn(self, click: Click) -> tuple[Table, int, JSON, Viewer]:
-        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
-        if seat not in table.game.to_act():
-            raise GameError("error.not_your_turn")
-        return table, seat, table.game.view(seat), table.viewer(seat, language(click.interaction))
+        table, seat, viewer = await click.deciding_player()
+        return table, seat, table.game.view(seat), viewer
 
     async def _choose(self, click: Click) -> None:
         """The private play panel: the rack, menus to pick tiles, and what is picked so far."""

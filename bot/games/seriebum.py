@@ -564,11 +564,8 @@ class SerieBumAdapter(GameAdapter):
 
     async def _open(self, click: Click, *, moving: bool = False) -> None:
         """The player's panel; the column select reopens it on the chosen column."""
-        table, seat = await click.service.load_player(click.game_id, click.interaction.user.id)
-        if seat not in table.game.to_act():
-            raise GameError("error.not_your_turn")
+        table, seat, viewer = await click.deciding_player()
         column = click.values[0] if click.values else None
-        viewer = table.viewer(seat, language(click.interaction))
         content, items = self._panel(table, seat, viewer, column=column, moving=moving)
         await self._show(click.interaction, content, items)
 
