@@ -3,10 +3,7 @@ revealed cards, no swap back, deck refill, reordering one's own cards)."""
 
 from collections import Counter
 
-import pytest
-
-from games.core import GameError
-
+from ..refusals import refused
 from .helpers import (
     RiggedRandom,
     assert_58,
@@ -18,20 +15,11 @@ from .helpers import (
     first_legal_swap,
     keys,
     reveal_first_hidden,
-    snapshot,
     swap,
 )
 
 # Twenty cards from b1 to g7: no five of them reach 50, so swapping among them never makes Bué.
 SMALL = ["b1 b2 b3 b4 b5", "b1 b2 b3 b4 b6", "b5 b6 b7 b7 b8", "b8 b9 b9 g6 g7"]
-
-
-def refused(game, seat, action, key):
-    before = snapshot(game)
-    with pytest.raises(GameError) as error:
-        game.apply(seat, action)
-    assert error.value.key == key
-    assert snapshot(game) == before
 
 
 def test_seat_after_the_dealer_exchanges_first_and_the_dealer_last_for_five_rounds():

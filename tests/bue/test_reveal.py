@@ -1,20 +1,9 @@
 """The simultaneous reveal (RULINGS.md, Bué: reveal after each round; all face up after round 5)."""
 
-import pytest
-
-from games.core import GameError
-
-from .helpers import RiggedRandom, build, codes, deck_exchange, find, keys, snapshot
+from ..refusals import refused
+from .helpers import RiggedRandom, build, codes, deck_exchange, find, keys
 
 HANDS = ["b1 b2 b3 b4 b5", "b6 b7 b8 b9 b10", "b11 b12 b13 b14 b15"]
-
-
-def refused(game, seat, action, key):
-    before = snapshot(game)
-    with pytest.raises(GameError) as error:
-        game.apply(seat, action)
-    assert error.value.key == key
-    assert snapshot(game) == before
 
 
 def test_reveal_choices_stay_hidden_until_the_last_player_has_chosen():

@@ -7,21 +7,13 @@ import pytest
 from games.core import GameError
 from games.rumbugz import RumBugz
 
+from ..refusals import refused
 from .positions import FOUR_KINDS, arrange, assert_conserved, seq
 
 
 def table_values(game: RumBugz, sequence_id: int) -> list[int]:
     sequence = next(sequence for sequence in game.table if sequence.id == sequence_id)
     return [value for _, value in sequence.bugz]
-
-
-def refused(game: RumBugz, seat: int, action: dict, key: str) -> None:
-    """The action raises ``key`` and leaves the state untouched."""
-    before = game.to_json()
-    with pytest.raises(GameError) as error:
-        game.apply(seat, action)
-    assert error.value.key == key
-    assert game.to_json() == before
 
 
 # ----------------------------------------------------------------- start

@@ -12,15 +12,7 @@ from games.rummikub import Rummikub
 from games.rummikub.tiles import ALL_TILES, is_valid_set
 from tests.rummikub.helpers import game_with, tile_count
 
-
-def refused(game: Rummikub, seat: int, action: dict, key: str) -> GameError:
-    before = json.dumps(game.to_json(), sort_keys=True)
-    with pytest.raises(GameError) as error:
-        game.apply(seat, action)
-    assert error.value.key == key
-    assert json.dumps(game.to_json(), sort_keys=True) == before  # a refused action changes nothing
-    return error.value
-
+from ..refusals import refused
 
 # ------------------------------------------------------------------ the deal
 
