@@ -470,7 +470,10 @@ class _Search:
         self.colour_state_ids = {state: position for position, state in enumerate(self.colour_states)}
         self.move_cache: dict[int, ColourMoves] = {}
         self.group_choices: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
-        self.children: dict[int, list[tuple[int, int, Decision]]] = {}
+        # Only ints in the big tables: the garbage collector skips such dicts, and long
+        # searches would otherwise pay for its passes. Decisions are found again for the
+        # one path rebuilt at the end.
+        self.children: dict[int, dict[int, int]] = {}  # step and state -> next state -> score gained
         self.result: _Split | None = None
         self.cut = False  # the budget ran out
         self.bound = self._bounds()
@@ -528,7 +531,7 @@ class _Search:
         unit = self.problem.unit
         target = self.bound[0] // unit * unit if unit > 1 else best_score + 1
         while not complete and best_score < self.bound[0] and target > best_score:
-            found: list[tuple[int, list[Decision]]] = []
+            found: list[tuple[int, list[int]]] = []
             yield from self._walk_numbers(target, found)
             if self.cut:
                 break
@@ -540,39 +543,41 @@ class _Search:
             target = max(0, target - unit)
         self.result = None if best_path is None else self._rebuild(best_score, best_path)
 
-    def _walk_numbers(self, target: int, found: list[tuple[int, list[Decision]]]) -> Iterator[int]:
-        """Number by number, the best split scoring at least ``target``, put in ``found`` if there is one."""
+    def _walk_numbers(self, target: int, found: list[tuple[int, list[int]]]) -> Iterator[int]:
+        """Number by number, the best split scoring at least ``target`` and its states, put in
+        ``found`` if there is one.
+        """
         layer = {0: 0}
-        backs: list[dict[int, tuple[int, Decision]]] = []
+        backs: list[dict[int, int]] = []  # per number: state -> the state it came from
         for step in range(len(self.numbers)):
             following: dict[int, int] = {}
-            back: dict[int, tuple[int, Decision]] = {}
+            back: dict[int, int] = {}
             reachable = self.bound[step + 1]
             for key, score in layer.items():
                 if self.budget is not None and len(self.children) > self.budget:
                     self.cut = True
                     return
-                for new_key, gain, decision in self._children_of(step, key):
+                for new_key, gain in self._children_of(step, key).items():
                     new_score = score + gain
                     if new_score + reachable >= target and new_score > following.get(new_key, _NONE):
                         following[new_key] = new_score
-                        back[new_key] = (key, decision)
+                        back[new_key] = key
             layer = following
             backs.append(back)
             yield len(self.children)
         finished = [(self._final_score(key, score), key) for key, score in layer.items()]
         score, key = max(((total, key) for total, key in finished if total is not None), default=(_NONE, 0))
         if score >= target:
-            path = []
+            path = [key]
             for back in reversed(backs):
-                key, decision = back[key]
-                path.append(decision)
+                key = back[key]
+                path.append(key)
             found.append((score, path[::-1]))
 
-    def _depth_first(self) -> tuple[int, list[Decision] | None, bool]:
-        """Best score, its decisions (None if no split was found) and whether the search was complete."""
+    def _depth_first(self) -> tuple[int, list[int] | None, bool]:
+        """Best score, its states (None if no split was found) and whether the search was complete."""
         steps = len(self.numbers)
-        path: list[Decision] = []
+        path: list[int] = [0]
         best: list = [_NONE, None]
         seen: dict[int, int] = {}  # state -> the best score it was reached with
         budget = _DEPTH_FIRST_BUDGET if self.budget is None else min(_DEPTH_FIRST_BUDGET, self.budget)
@@ -592,9 +597,10 @@ class _Search:
                 return
             budget -= 1
             seen[key * steps + step] = score
-            for new_key, gain, decision in sorted(self._children_of(step, key), key=lambda child: -child[1]):
-                path.append(decision)
-                visit(step + 1, new_key, score + gain)
+            children = self._children_of(step, key)
+            for new_key in sorted(children, key=children.__getitem__, reverse=True):
+                path.append(new_key)
+                visit(step + 1, new_key, score + children[new_key])
                 path.pop()
 
         visit(0, 0, 0)
@@ -616,15 +622,24 @@ class _Search:
 
     # --------------------------------------------------------- one number's moves
 
-    def _children_of(self, step: int, key: int) -> list[tuple[int, int, Decision]]:
-        """``_children``, remembered: the depth-first search and the walk by numbers meet the same states."""
+    def _children_of(self, step: int, key: int) -> dict[int, int]:
+        """The states the next number leads to from ``key``, with the score gained; remembered,
+        as the depth-first search and the walk by numbers meet the same states.
+        """
         memo_key = key * len(self.numbers) + step
-        if memo_key not in self.children:
-            self.children[memo_key] = self._children(step, key)
-        return self.children[memo_key]
+        children = self.children.get(memo_key)
+        if children is None:
+            children = self.children[memo_key] = self._expand(step, key)[0]
+        return children
 
-    def _children(self, step: int, key: int) -> list[tuple[int, int, Decision]]:
-        """The states the next number leads to from ``key``, with the score gained."""
+    def _decision(self, step: int, key: int, new_key: int) -> Decision:
+        """How the next number leads from ``key`` to ``new_key`` with the most score."""
+        decision = self._expand(step, key, new_key)[1]
+        assert decision is not None, "a rebuilt path follows the search's own moves"
+        return decision
+
+    def _expand(self, step: int, key: int, towards: int = -1) -> tuple[dict[int, int], Decision | None]:
+        """The next states from ``key`` (most score gained) and the decision leading to ``towards``."""
         number = self.numbers[step]
         problem = self.problem
         jokers = self.jokers
@@ -638,7 +653,8 @@ class _Search:
         meld = key >> _MELD_AT
         meld_minimum = problem.meld_minimum
         joker_gain = problem.joker_number_weight[number]
-        best: dict[int, tuple[int, Decision]] = {}
+        best: dict[int, int] = {}
+        decision = None
         cache = self.move_cache
         group_choices = self.group_choices
         for keep in self.group_keeps.get(number, (_NO_GROUP_KEPT,)):
@@ -694,12 +710,11 @@ class _Search:
                                     | min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
                                 )
                                 gain = group_score + p0 + p1 + p2 + p3
-                                if new_key not in best or best[new_key][0] < gain:
-                                    best[new_key] = (
-                                        gain,
-                                        (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3)),
-                                    )
-        return [(new_key, gain, decision) for new_key, (gain, decision) in best.items()]
+                                if gain > best.get(new_key, _NONE):
+                                    best[new_key] = gain
+                                    if new_key == towards:
+                                        decision = (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3))
+        return best, decision
 
     def _colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
         """One colour's moves at a number, by tiles given to groups: which existing runs
@@ -758,13 +773,15 @@ class _Search:
 
     # -------------------------------------------------------------- the sets
 
-    def _rebuild(self, score: int, path: list[Decision]) -> _Split:
+    def _rebuild(self, score: int, path: list[int]) -> _Split:
+        """The split the walk found: ``path`` holds its state before each number and at the end."""
         problem = self.problem
+        decisions = [self._decision(step, path[step], path[step + 1]) for step in range(len(self.numbers))]
         runs: list[list[list[str]]] = [[] for _ in range(_COLOUR_COUNT)]  # open runs, longest first
         sets: list[list[str]] = []
         used: list[str] = []
         kept: set[int] = set()
-        for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, path, strict=True):
+        for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, decisions, strict=True):
             kept.update(keep.kept)
             for colour, (((goes_on, started), optional_laid, in_runs), kept_runs) in enumerate(colour_moves):
                 kept.update(kept_runs)
