@@ -358,6 +358,20 @@ def _existing(tiles: Sequence[str]) -> _Existing:
     )
 
 
+def _without_jokers(present: Sequence[int], kind: int) -> bool:
+    """Whether a tile of ``kind`` can be laid with real tiles of ``present`` (counts by kind) alone."""
+    colour, offset = divmod(kind, HIGHEST)
+    if sum(1 for other in range(_COLOUR_COUNT) if other != colour and present[other * HIGHEST + offset]) >= 2:
+        return True
+    row = present[colour * HIGHEST : (colour + 1) * HIGHEST]
+    low = high = offset
+    while low > 0 and row[low - 1]:
+        low -= 1
+    while high < HIGHEST - 1 and row[high + 1]:
+        high += 1
+    return high - low + 1 >= MIN_SET_SIZE
+
+
 def _jokers_at(sets: Table) -> list[int]:
     """The numbers the jokers of these sets stand for."""
     numbers: list[int] = []
@@ -405,6 +419,26 @@ class _GaveUp(Exception):
     """The budget ran out before any split was found."""
 
 
+@dataclass
+class _Best:
+    """What the searches of one problem (upwards and downwards) know, shared between them."""
+
+    score: int = _NONE  # of the best split found
+    path: list[int] | None = None  # its states, in the search that found it
+    search: _Search | None = None
+    ceiling: int | None = None  # no split scores this much: a walk proved it
+
+    def offer(self, search: _Search, score: int, path: list[int] | None) -> None:
+        if path is not None and score > self.score:
+            self.score, self.path, self.search = score, path, search
+
+    def split(self) -> _Split | None:
+        if self.search is None or self.path is None:
+            return None
+        split = self.search._rebuild(self.score, self.path)
+        return _unmirrored(split) if self.search.problem.mirrored else split
+
+
 _NO_GROUP_KEPT = _GroupKeep((), (0,) * _COLOUR_COUNT, 0)
 # A packed key: each colour's state id, then the jokers placed, then the meld value.
 _STATE_MASK = (1 << _STATE_BITS) - 1
@@ -419,9 +453,10 @@ Decision = tuple  # (group keep, group jokers, tiles given to groups, each colou
 class _Search:
     """The walk over the numbers; see the module docstring."""
 
-    def __init__(self, problem: _Problem, budget: int | None = None) -> None:
+    def __init__(self, problem: _Problem, budget: int | None = None, best: _Best | None = None) -> None:
         self.problem = problem
         self.budget = budget  # states to expand before settling for the best split found
+        self.best = _Best() if best is None else best
         self.jokers = problem.forced_jokers + problem.optional_jokers
         self.slots = 2 if self.jokers == 0 else 3
         present = [problem.forced[k] + problem.optional[k] for k in range(_KINDS)]
@@ -474,9 +509,8 @@ class _Search:
         # searches would otherwise pay for its passes. Decisions are found again for the
         # one path rebuilt at the end.
         self.children: dict[int, dict[int, int]] = {}  # step and state -> next state -> score gained
-        self.result: _Split | None = None
         self.cut = False  # the budget ran out
-        self.bound = self._bounds()
+        self.bound, self.bound_without_jokers = self._bounds()
 
     def _group_keeps(self, groups: list[int]) -> tuple[_GroupKeep, ...]:
         choices = []
@@ -490,30 +524,54 @@ class _Search:
                 choices.append(_GroupKeep(kept, tuple(taken), jokers))
         return tuple(choices)
 
-    def _bounds(self) -> list[int]:
-        """bound[i]: the most score the numbers from self.numbers[i] on (and the end) can still add."""
+    def _bounds(self) -> tuple[list[int], list[int]]:
+        """bound[i]: the most score the numbers from self.numbers[i] on (and the end) can still
+        add; and the same once every joker is placed. Then an optional tile ahead counts only
+        if it can be laid without one (in a run of three tiles there are, or a group of three
+        colours), or if it may end a run still open, whose jokers are behind: at the first two
+        numbers ahead.
+        """
         problem = self.problem
-        ahead = [0] * (len(self.numbers) + 1)
-        for i in range(len(self.numbers) - 1, -1, -1):
-            number = self.numbers[i]
+        present = [problem.forced[kind] + problem.optional[kind] for kind in range(_KINDS)]
+        tiles: list[int] = []  # by step: the optional tiles' score
+        jokerless: list[int] = []  # by step: the optional tiles' score, those needing no joker
+        kept: list[int] = []  # by step: the existing sets starting there
+        for number in self.numbers:
             kinds = [c * HIGHEST + number - LOWEST for c in range(_COLOUR_COUNT)]
-            tiles = sum(problem.optional[kind] * problem.tile_weight[kind] for kind in kinds)
-            kept = sum(len(self.runs_starting.get((c, number), ())) for c in range(_COLOUR_COUNT))
-            kept += len(self.group_keeps[number][0].kept) if number in self.group_keeps else 0
-            ahead[i] = ahead[i + 1] + tiles + kept * _KEEP
-        jokers = problem.optional_jokers * problem.joker_weight + self.jokers * max(
-            problem.joker_number_weight
-        )
-        return [value + jokers for value in ahead]
+            tiles.append(sum(problem.optional[kind] * problem.tile_weight[kind] for kind in kinds))
+            jokerless.append(
+                sum(
+                    problem.optional[kind] * problem.tile_weight[kind]
+                    for kind in kinds
+                    if _without_jokers(present, kind)
+                )
+            )
+            starting = sum(len(self.runs_starting.get((c, number), ())) for c in range(_COLOUR_COUNT))
+            starting += len(self.group_keeps[number][0].kept) if number in self.group_keeps else 0
+            kept.append(starting * _KEEP)
+        steps = len(self.numbers)
+        placed = problem.optional_jokers * problem.joker_weight
+        jokers = placed + self.jokers * max(problem.joker_number_weight)
+        bound = [sum(tiles[i:]) + sum(kept[i:]) + jokers for i in range(steps)] + [jokers]
+        bound_without_jokers = [
+            sum(
+                tiles[later] if self.numbers[later] <= self.numbers[i] + 1 else jokerless[later]
+                for later in range(i, steps)
+            )
+            + sum(kept[i:])
+            + placed
+            for i in range(steps)
+        ] + [placed]
+        return bound, bound_without_jokers
 
     # -------------------------------------------------------------- the walk
 
     def run(self) -> _Split | None:
         for _ in self.walk():
             pass
-        if self.cut and self.result is None:
+        if self.cut and self.best.path is None:
             raise _GaveUp
-        return self.result
+        return self.best.split()
 
     def walk(self) -> Iterator[int]:
         """A depth-first branch and bound first, best move first, for a while: it usually
@@ -523,43 +581,58 @@ class _Search:
         split the depth-first search missed is found quickly; else the target is just
         above the best split found.
 
-        Yields the work done so far (states expanded) after each number; leaves the best
-        split, or None if there is none, in ``result``.
+        What it finds and proves goes to ``best``, which another search of the same problem
+        may share: each stops at the best split either found, and skips the targets either
+        proved out of reach. Unless cut short by the budget, when this ends the best split
+        is proven, or there is none. Yields the work done so far (states expanded) after
+        each number.
         """
-        best_score, best_path, complete = self._depth_first()
+        best = self.best
+        score, path, complete = self._depth_first()
+        best.offer(self, score, path)
+        if complete:
+            return
         yield len(self.children)
         unit = self.problem.unit
-        target = self.bound[0] // unit * unit if unit > 1 else best_score + 1
-        while not complete and best_score < self.bound[0] and target > best_score:
+        target = self.bound[0] // unit * unit if unit > 1 else best.score + 1
+        while best.score < self.bound[0]:
+            if best.ceiling is not None:
+                target = min(target, best.ceiling - unit)
+            if target <= best.score:
+                return
             found: list[tuple[int, list[int]]] = []
             yield from self._walk_numbers(target, found)
             if self.cut:
-                break
+                return
             if found:
-                best_score, best_path = found[0]
-                break
+                best.offer(self, *found[0])
+                return
+            best.ceiling = target if best.ceiling is None else min(best.ceiling, target)
             if target <= 0:
-                break  # no split at all
+                return  # no split at all
             target = max(0, target - unit)
-        self.result = None if best_path is None else self._rebuild(best_score, best_path)
 
     def _walk_numbers(self, target: int, found: list[tuple[int, list[int]]]) -> Iterator[int]:
         """Number by number, the best split scoring at least ``target`` and its states, put in
         ``found`` if there is one.
         """
         layer = {0: 0}
+        jokers = self.jokers
         backs: list[dict[int, int]] = []  # per number: state -> the state it came from
         for step in range(len(self.numbers)):
             following: dict[int, int] = {}
             back: dict[int, int] = {}
             reachable = self.bound[step + 1]
+            reachable_without_jokers = self.bound_without_jokers[step + 1]
             for key, score in layer.items():
                 if self.budget is not None and len(self.children) > self.budget:
                     self.cut = True
                     return
                 for new_key, gain in self._children_of(step, key).items():
                     new_score = score + gain
-                    if new_score + reachable >= target and new_score > following.get(new_key, _NONE):
+                    if new_score + (
+                        reachable_without_jokers if new_key >> _JOKERS_AT & 3 == jokers else reachable
+                    ) >= target and new_score > following.get(new_key, _NONE):
                         following[new_key] = new_score
                         back[new_key] = key
             layer = following
@@ -578,7 +651,7 @@ class _Search:
         """Best score, its states (None if no split was found) and whether the search was complete."""
         steps = len(self.numbers)
         path: list[int] = [0]
-        best: list = [_NONE, None]
+        best: list = [self.best.score, None]  # only a better split than any found is of use
         seen: dict[int, int] = {}  # state -> the best score it was reached with
         budget = _DEPTH_FIRST_BUDGET if self.budget is None else min(_DEPTH_FIRST_BUDGET, self.budget)
         complete = True
@@ -590,7 +663,8 @@ class _Search:
                 if total is not None and total > best[0]:
                     best[0], best[1] = total, list(path)
                 return
-            if score + self.bound[step] <= best[0] or seen.get(key * steps + step, _NONE) >= score:
+            bound = self.bound_without_jokers if key >> _JOKERS_AT & 3 == self.jokers else self.bound
+            if score + bound[step] <= best[0] or seen.get(key * steps + step, _NONE) >= score:
                 return
             if budget <= 0:
                 complete = False
@@ -643,12 +717,10 @@ class _Search:
         number = self.numbers[step]
         problem = self.problem
         jokers = self.jokers
-        states = (
-            key & _STATE_MASK,
-            key >> _STATE_BITS & _STATE_MASK,
-            key >> 2 * _STATE_BITS & _STATE_MASK,
-            key >> 3 * _STATE_BITS & _STATE_MASK,
-        )
+        state0 = key & _STATE_MASK
+        state1 = key >> _STATE_BITS & _STATE_MASK
+        state2 = key >> 2 * _STATE_BITS & _STATE_MASK
+        state3 = key >> 3 * _STATE_BITS & _STATE_MASK
         used = (key >> _JOKERS_AT) & 3
         meld = key >> _MELD_AT
         meld_minimum = problem.meld_minimum
@@ -661,21 +733,29 @@ class _Search:
             jokers_left = jokers - used - keep.jokers
             if jokers_left < 0:
                 continue
-            moves = []
-            for colour in range(_COLOUR_COUNT):
-                # One int as the cache key: a tuple costs more to build and to hash.
-                cache_key = ((states[colour] * 4 + keep.taken[colour]) * 16 + number) * 4 + colour
-                colour_moves = cache.get(cache_key)
-                if colour_moves is None:
-                    colour_moves = cache[cache_key] = self._colour_moves(
-                        colour, number, states[colour], keep.taken[colour]
-                    )
-                if not colour_moves[1]:
-                    break
-                moves.append(colour_moves)
-            if len(moves) < _COLOUR_COUNT:
+            # Each colour's moves, written out colour by colour: this is the search's inner
+            # loop. One int as the cache key: a tuple costs more to build and to hash.
+            taken0, taken1, taken2, taken3 = keep.taken
+            first, mask0 = cache.get(((state0 * 4 + taken0) * 16 + number) * 4) or self._colour_moves(
+                0, number, state0, taken0
+            )
+            if not mask0:
                 continue
-            (first, mask0), (second, mask1), (third, mask2), (fourth, mask3) = moves
+            second, mask1 = cache.get(((state1 * 4 + taken1) * 16 + number) * 4 + 1) or self._colour_moves(
+                1, number, state1, taken1
+            )
+            if not mask1:
+                continue
+            third, mask2 = cache.get(((state2 * 4 + taken2) * 16 + number) * 4 + 2) or self._colour_moves(
+                2, number, state2, taken2
+            )
+            if not mask2:
+                continue
+            fourth, mask3 = cache.get(((state3 * 4 + taken3) * 16 + number) * 4 + 3) or self._colour_moves(
+                3, number, state3, taken3
+            )
+            if not mask3:
+                continue
             base_score = len(keep.kept) * _KEEP
             choices_key = (((mask3 * 8 + mask2) * 8 + mask1) * 8 + mask0) * 4 + jokers_left
             choices = group_choices.get(choices_key)
@@ -718,8 +798,13 @@ class _Search:
 
     def _colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
         """One colour's moves at a number, by tiles given to groups: which existing runs
-        starting here to keep whole, then where the other tiles go.
+        starting here to keep whole, then where the other tiles go. Kept in ``move_cache``.
         """
+        cache_key = ((state_id * 4 + group_taken) * 16 + number) * 4 + colour
+        moves = self.move_cache[cache_key] = self._new_colour_moves(colour, number, state_id, group_taken)
+        return moves
+
+    def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
         problem = self.problem
         kind = colour * HIGHEST + number - LOWEST
         arguments = (
@@ -868,36 +953,32 @@ def _split(
 
 def _race(problem: _Problem, budget: int | None, jokers_at: Sequence[int] = ()) -> _Split | None:
     """Walk the numbers up and down at once, a number at a time for the one that has done
-    less, and take the first exact answer: which way is quick depends on the table, and
-    one way is often many times quicker than the other. One way starts alone, as most
-    tables are quick both ways: the way starting from the end where the table's jokers
-    stand (``jokers_at``), since placing them early settles most of the search; upwards
-    if that says nothing.
+    less, sharing what they find, and stop at the first proof: which way is quick depends
+    on the table, and one way is often many times quicker than the other. One way starts
+    alone, as most tables are quick both ways: the way starting from the end where the
+    table's jokers stand (``jokers_at``), since placing them early settles most of the
+    search; upwards if that says nothing.
     """
     downwards_first = sum(jokers_at) > len(jokers_at) * (LOWEST + HIGHEST) / 2
-    leader = _Search(_mirrored(problem) if downwards_first else problem, budget)
+    best = _Best()
+    leader = _Search(_mirrored(problem) if downwards_first else problem, budget, best)
     walks = {leader: leader.walk()}
-    follower: _Search | None = None
-    cut: list[_Search] = []
+    work_before = {leader: 0}  # states a search had expanded when they began to take turns
     while walks:
-        if follower is None and len(leader.children) > _HEAD_START:
-            follower = _Search(problem if downwards_first else _mirrored(problem), budget)
+        if len(work_before) == 1 and len(leader.children) > _HEAD_START:
+            follower = _Search(problem if downwards_first else _mirrored(problem), budget, best)
             walks[follower] = follower.walk()
-        search = min(walks, key=lambda s: len(s.children) - (_HEAD_START if s is leader else 0))
+            work_before = {leader: len(leader.children), follower: 0}
+        search = min(walks, key=lambda s: len(s.children) - work_before[s])
         try:
             next(walks[search])
         except StopIteration:
             del walks[search]
             if not search.cut:
-                return (
-                    _unmirrored(search.result) if search.problem.mirrored and search.result else search.result
-                )
-            cut.append(search)
-    found = [(search.result.score, search.problem.mirrored, search.result) for search in cut if search.result]
-    if not found:
+                return best.split()
+    if best.path is None:
         raise _GaveUp
-    _, mirrored, best = max(found, key=lambda item: item[0])
-    return _unmirrored(best) if mirrored else best
+    return best.split()
 
 
 def _flip(number: int) -> int:
