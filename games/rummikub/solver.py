@@ -618,21 +618,23 @@ class _Search:
         """
         layer = {0: 0}
         jokers = self.jokers
+        budget = 1 << 62 if self.budget is None else self.budget
         backs: list[dict[int, int]] = []  # per number: state -> the state it came from
         for step in range(len(self.numbers)):
             following: dict[int, int] = {}
             back: dict[int, int] = {}
-            reachable = self.bound[step + 1]
-            reachable_without_jokers = self.bound_without_jokers[step + 1]
+            # The score a state needs: with jokers left to place, and without.
+            needed = target - self.bound[step + 1]
+            needed_without_jokers = target - self.bound_without_jokers[step + 1]
             for key, score in layer.items():
-                if self.budget is not None and len(self.children) > self.budget:
+                if len(self.children) > budget:
                     self.cut = True
                     return
                 for new_key, gain in self._children_of(step, key).items():
                     new_score = score + gain
-                    if new_score + (
-                        reachable_without_jokers if new_key >> _JOKERS_AT & 3 == jokers else reachable
-                    ) >= target and new_score > following.get(new_key, _NONE):
+                    if new_score >= (
+                        needed_without_jokers if new_key >> _JOKERS_AT & 3 == jokers else needed
+                    ) and new_score > following.get(new_key, _NONE):
                         following[new_key] = new_score
                         back[new_key] = key
             layer = following
@@ -768,28 +770,31 @@ class _Search:
                 base_jokers = jokers - budget
                 base_meld = meld + group_jokers * number
                 group_score = base_score + group_jokers * joker_gain
+                # The colours' state ids come shifted to their place in the key; sums are
+                # carried from loop to loop.
                 for s0, j0, p0, m0, i0 in first[g0]:
                     if j0 > budget:
                         break
                     for s1, j1, p1, m1, i1 in second[g1]:
-                        if j0 + j1 > budget:
+                        jokers01 = j0 + j1
+                        if jokers01 > budget:
                             break
+                        key01 = s0 | s1
+                        score01 = group_score + p0 + p1
                         for s2, j2, p2, m2, i2 in third[g2]:
-                            if j0 + j1 + j2 > budget:
+                            jokers012 = jokers01 + j2
+                            if jokers012 > budget:
                                 break
+                            key012 = key01 | s2
+                            score012 = score01 + p2
                             for s3, j3, p3, m3, i3 in fourth[g3]:
-                                placed = j0 + j1 + j2 + j3
+                                placed = jokers012 + j3
                                 if placed > budget:
                                     break
-                                new_key = (
-                                    s0
-                                    | s1 << _STATE_BITS
-                                    | s2 << (2 * _STATE_BITS)
-                                    | s3 << (3 * _STATE_BITS)
-                                    | (base_jokers + placed) << _JOKERS_AT
-                                    | min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
-                                )
-                                gain = group_score + p0 + p1 + p2 + p3
+                                new_key = key012 | s3 | (base_jokers + placed) << _JOKERS_AT
+                                if meld_minimum:
+                                    new_key |= min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
+                                gain = score012 + p3
                                 if gain > best.get(new_key, _NONE):
                                     best[new_key] = gain
                                     if new_key == towards:
@@ -801,8 +806,15 @@ class _Search:
         starting here to keep whole, then where the other tiles go. Kept in ``move_cache``.
         """
         cache_key = ((state_id * 4 + group_taken) * 16 + number) * 4 + colour
-        moves = self.move_cache[cache_key] = self._new_colour_moves(colour, number, state_id, group_taken)
-        return moves
+        moves, possible = self._new_colour_moves(colour, number, state_id, group_taken)
+        if colour:  # each state id shifted to the colour's place in a packed key
+            shift = colour * _STATE_BITS
+            moves = {
+                given: [(state << shift, *rest) for state, *rest in options]
+                for given, options in moves.items()
+            }
+        self.move_cache[cache_key] = moves, possible
+        return moves, possible
 
     def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
         problem = self.problem
@@ -821,7 +833,6 @@ class _Search:
         if not problem.existing:
             return _plain_moves(state_id, problem.forced[kind], *arguments)  # state ids are run states
         state, locked = self.colour_states[state_id]
-        locked = tuple(position for position in locked if problem.existing[position].last >= number)
         starting = self.runs_starting.get((colour, number), ())
         moves: dict[int, list[Move]] = {}
         for size in range(len(starting), -1, -1):
@@ -834,11 +845,15 @@ class _Search:
                 if free_forced < 0:
                     continue
                 free, _ = _plain_moves(state, free_forced, *arguments)
+                # Runs that end here no longer matter: states differing only in them are one.
+                going_on = tuple(
+                    position for position in now_locked if problem.existing[position].last > number
+                )
                 for given, free_moves in free.items():
                     for following, run_jokers, gain, meld, (plan, _) in free_moves:
                         moves.setdefault(given, []).append(
                             (
-                                self._state_id(following, now_locked),
+                                self._state_id(following, going_on),
                                 run_jokers + locked_jokers,
                                 gain + len(kept) * _KEEP,
                                 meld,
