@@ -250,9 +250,11 @@ def _plain_moves(
     joker_room: int,
     supply: int,
     next_supply: int,
+    shift: int = 0,
 ) -> ColourMoves:
     """``_free_moves`` without the runs that cannot go on: a run of 1 or 2 needs a tile (or a
-    joker) at the next number, a run of 1 at the one after too.
+    joker) at the next number, a run of 1 at the one after too. Next states are shifted
+    left by ``shift`` bits, their colour's place in a packed key.
     """
     lengths_of = _run_states(slots)
     moves: dict[int, list[Move]] = {}
@@ -262,7 +264,7 @@ def _plain_moves(
         for following, run_jokers, gain, worth, plan in free_moves:
             lengths = lengths_of[following]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
-                moves.setdefault(given, []).append((following, run_jokers, gain, worth, (plan, ())))
+                moves.setdefault(given, []).append((following << shift, run_jokers, gain, worth, (plan, ())))
     return moves, sum(1 << given for given in moves)
 
 
@@ -806,18 +808,13 @@ class _Search:
         starting here to keep whole, then where the other tiles go. Kept in ``move_cache``.
         """
         cache_key = ((state_id * 4 + group_taken) * 16 + number) * 4 + colour
-        moves, possible = self._new_colour_moves(colour, number, state_id, group_taken)
-        if colour:  # each state id shifted to the colour's place in a packed key
-            shift = colour * _STATE_BITS
-            moves = {
-                given: [(state << shift, *rest) for state, *rest in options]
-                for given, options in moves.items()
-            }
-        self.move_cache[cache_key] = moves, possible
-        return moves, possible
+        moves = self.move_cache[cache_key] = self._new_colour_moves(colour, number, state_id, group_taken)
+        return moves
 
     def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
+        """See ``_colour_moves``; each next state id comes shifted to its colour's place in a packed key."""
         problem = self.problem
+        shift = colour * _STATE_BITS
         kind = colour * HIGHEST + number - LOWEST
         arguments = (
             self.slots,
@@ -831,7 +828,8 @@ class _Search:
             self.supply[colour][number + 1],
         )
         if not problem.existing:
-            return _plain_moves(state_id, problem.forced[kind], *arguments)  # state ids are run states
+            # Without existing sets, a colour state id is its run state.
+            return _plain_moves(state_id, problem.forced[kind], *arguments, shift)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
         moves: dict[int, list[Move]] = {}
@@ -853,7 +851,7 @@ class _Search:
                     for following, run_jokers, gain, meld, (plan, _) in free_moves:
                         moves.setdefault(given, []).append(
                             (
-                                self._state_id(following, going_on),
+                                self._state_id(following, going_on) << shift,
                                 run_jokers + locked_jokers,
                                 gain + len(kept) * _KEEP,
                                 meld,
