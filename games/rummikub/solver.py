@@ -174,7 +174,9 @@ def _stronger_states(slots: int) -> tuple[frozenset[int], ...]:
 
 
 FreeMove = tuple[int, int, int, int, tuple]  # next run state, jokers, score gain, meld value, plan
-Move = tuple[int, int, int, int, tuple]  # colour state id, jokers, score gain, meld value, (plan, runs kept)
+# Its part of the next packed key (colour state id and jokers placed), jokers, score gain,
+# meld value, (plan, runs kept).
+Move = tuple[int, int, int, int, tuple]
 
 
 @cache
@@ -232,9 +234,20 @@ def _free_moves(
     }
 
 
-ColourMoves = tuple[
-    dict[int, list[Move]], int
-]  # moves by tiles given to groups; bit g set when g is possible
+# One colour's moves by tiles given to groups, each as lists by joker budget (the moves
+# placing at most that many jokers, fewest first); and a mask, bit g set when g is possible.
+ColourMoves = tuple[dict[int, tuple[list[Move], ...]], int]
+_MOST_JOKERS = 3  # two bits of a packed key
+
+
+def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
+    budgets: dict[int, tuple[list[Move], ...]] = {}
+    for given, options in moves.items():
+        options.sort(key=lambda move: (move[1], -move[2]))
+        budgets[given] = tuple(
+            [move for move in options if move[1] <= budget] for budget in range(_MOST_JOKERS + 1)
+        )
+    return budgets, sum(1 << given for given in moves)
 
 
 @cache
@@ -250,22 +263,34 @@ def _plain_moves(
     joker_room: int,
     supply: int,
     next_supply: int,
-    shift: int = 0,
-) -> ColourMoves:
+) -> dict[int, list[FreeMove]]:
     """``_free_moves`` without the runs that cannot go on: a run of 1 or 2 needs a tile (or a
-    joker) at the next number, a run of 1 at the one after too. Next states are shifted
-    left by ``shift`` bits, their colour's place in a packed key.
+    joker) at the next number, a run of 1 at the one after too.
     """
     lengths_of = _run_states(slots)
-    moves: dict[int, list[Move]] = {}
+    moves: dict[int, list[FreeMove]] = {}
     for given, free_moves in _free_moves(
         state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room
     ).items():
-        for following, run_jokers, gain, worth, plan in free_moves:
-            lengths = lengths_of[following]
+        for move in free_moves:
+            lengths = lengths_of[move[0]]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
-                moves.setdefault(given, []).append((following << shift, run_jokers, gain, worth, (plan, ())))
-    return moves, sum(1 << given for given in moves)
+                moves.setdefault(given, []).append(move)
+    return moves
+
+
+@cache
+def _plain_colour_moves(state: int, forced: int, *arguments: int, shift: int) -> ColourMoves:
+    """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key."""
+    return _by_joker_budget(
+        {
+            given: [
+                ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, (plan, ()))
+                for following, jokers, gain, worth, plan in free_moves
+            ]
+            for given, free_moves in _plain_moves(state, forced, *arguments).items()
+        }
+    )
 
 
 # -------------------------------------------------------------------------- groups
@@ -769,31 +794,24 @@ class _Search:
                 )
             for (g0, g1, g2, g3), group_jokers in choices:
                 budget = jokers_left - group_jokers
-                base_jokers = jokers - budget
                 base_meld = meld + group_jokers * number
                 group_score = base_score + group_jokers * joker_gain
-                # The colours' state ids come shifted to their place in the key; sums are
-                # carried from loop to loop.
-                for s0, j0, p0, m0, i0 in first[g0]:
-                    if j0 > budget:
-                        break
-                    for s1, j1, p1, m1, i1 in second[g1]:
-                        jokers01 = j0 + j1
-                        if jokers01 > budget:
-                            break
-                        key01 = s0 | s1
-                        score01 = group_score + p0 + p1
-                        for s2, j2, p2, m2, i2 in third[g2]:
-                            jokers012 = jokers01 + j2
-                            if jokers012 > budget:
-                                break
-                            key012 = key01 | s2
+                # Each move brings its part of the key (its colour's state and its jokers), and
+                # each colour only the moves the jokers left allow; sums are carried from loop
+                # to loop.
+                for key0, j0, p0, m0, i0 in first[g0][budget]:
+                    key0 += (jokers - budget) << _JOKERS_AT  # the jokers placed before the runs
+                    left0 = budget - j0
+                    score0 = group_score + p0
+                    for key1, j1, p1, m1, i1 in second[g1][left0]:
+                        key01 = key0 + key1
+                        left01 = left0 - j1
+                        score01 = score0 + p1
+                        for key2, j2, p2, m2, i2 in third[g2][left01]:
+                            key012 = key01 + key2
                             score012 = score01 + p2
-                            for s3, j3, p3, m3, i3 in fourth[g3]:
-                                placed = jokers012 + j3
-                                if placed > budget:
-                                    break
-                                new_key = key012 | s3 | (base_jokers + placed) << _JOKERS_AT
+                            for key3, _, p3, m3, i3 in fourth[g3][left01 - j2]:
+                                new_key = key012 + key3
                                 if meld_minimum:
                                     new_key |= min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
                                 gain = score012 + p3
@@ -829,7 +847,7 @@ class _Search:
         )
         if not problem.existing:
             # Without existing sets, a colour state id is its run state.
-            return _plain_moves(state_id, problem.forced[kind], *arguments, shift)
+            return _plain_colour_moves(state_id, problem.forced[kind], *arguments, shift=shift)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
         moves: dict[int, list[Move]] = {}
@@ -842,25 +860,24 @@ class _Search:
                 free_forced = problem.forced[kind] - group_taken - (len(now_locked) - locked_jokers)
                 if free_forced < 0:
                     continue
-                free, _ = _plain_moves(state, free_forced, *arguments)
+                free = _plain_moves(state, free_forced, *arguments)
                 # Runs that end here no longer matter: states differing only in them are one.
                 going_on = tuple(
                     position for position in now_locked if problem.existing[position].last > number
                 )
                 for given, free_moves in free.items():
-                    for following, run_jokers, gain, meld, (plan, _) in free_moves:
+                    for following, run_jokers, gain, meld, plan in free_moves:
+                        jokers = run_jokers + locked_jokers
                         moves.setdefault(given, []).append(
                             (
-                                self._state_id(following, going_on) << shift,
-                                run_jokers + locked_jokers,
+                                (self._state_id(following, going_on) << shift) + (jokers << _JOKERS_AT),
+                                jokers,
                                 gain + len(kept) * _KEEP,
                                 meld,
                                 (plan, kept),
                             )
                         )
-        for options in moves.values():
-            options.sort(key=lambda move: (move[1], -move[2]))
-        return moves, sum(1 << given for given in moves)
+        return _by_joker_budget(moves)
 
     def _state_id(self, state: int, locked: tuple[int, ...]) -> int:
         key = (state, locked)
