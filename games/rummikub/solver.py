@@ -244,9 +244,13 @@ def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
     budgets: dict[int, tuple[list[Move], ...]] = {}
     for given, options in moves.items():
         options.sort(key=lambda move: (move[1], -move[2]))
-        budgets[given] = tuple(
-            [move for move in options if move[1] <= budget] for budget in range(_MOST_JOKERS + 1)
-        )
+        lists = []
+        end = 0
+        for budget in range(_MOST_JOKERS + 1):
+            while end < len(options) and options[end][1] <= budget:
+                end += 1
+            lists.append(options if end == len(options) else options[:end])
+        budgets[given] = tuple(lists)
     return budgets, sum(1 << given for given in moves)
 
 
