@@ -18,16 +18,20 @@ What makes it fast enough in Python:
 - moves of one colour are dropped when another move gives runs that can do all they can
   with no less score (a run of 3+ may go on or stop, so it beats a shorter run or none);
 - a depth-first branch and bound (best move first, bounded by "every optional tile
-  still ahead is laid") usually finds the best split and often proves it in a few
-  hundred states; past that, a walk number by number keeps, for each state, its best
-  score, and only the states that can still reach a target: for the most tiles, the
-  targets go down one tile at a time from everything the rack could lay;
+  still ahead is laid", or once every joker is placed, "every one ahead that needs no
+  joker") usually finds the best split and often proves it in a few hundred states;
+  past that, a walk number by number keeps, for each state, its best score, and only the
+  states that can still reach a target: for the most tiles, the targets go down one tile
+  at a time from everything the rack could lay;
 - jokers are spare: the search places them only where they help and attaches the
   others at the end of a run or to a group of three (checked; if there is no room the
   search runs again placing every joker);
 - the table is walked upwards or downwards (numbers read as 14 - n): which way is quick
   depends on the table, and one way is often many times quicker. The walk starts from the
-  end where the table's jokers stand; if it takes long, the other way joins in.
+  end where the table's jokers stand; if it takes long, the other way joins in, and the
+  two share the best split found and the targets proved out of reach;
+- a state is one int, and the big tables hold only ints: cheap to hash, and the garbage
+  collector does not walk them.
 
 Laying named tiles keeps as many existing sets as it can: first the sets next to the new
 tiles, then their neighbours, and so on; that search has a budget, past which the best
@@ -42,6 +46,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
 from itertools import permutations, product
+from operator import itemgetter
 
 from games.core import GameError
 from games.rummikub.tiles import (
@@ -243,7 +248,8 @@ _MOST_JOKERS = 3  # two bits of a packed key
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
     budgets: dict[int, tuple[list[Move], ...]] = {}
     for given, options in moves.items():
-        options.sort(key=lambda move: (move[1], -move[2]))
+        options.sort(key=itemgetter(2), reverse=True)  # most score first,
+        options.sort(key=itemgetter(1))  # then fewest jokers first
         lists = []
         end = 0
         for budget in range(_MOST_JOKERS + 1):
@@ -520,6 +526,8 @@ class _Search:
             if any(near[c][n - 1] or (n > LOWEST and near[c][n - 2]) for c in range(_COLOUR_COUNT))
         ]
         self.runs_starting: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.runs_ending: dict[int, set[int]] = {}  # number -> existing runs ending there
+        self.run_jokers_at: dict[int, set[int]] = {}  # number -> existing runs with a joker there
         groups_at: dict[int, list[int]] = {}
         for position, existing in enumerate(problem.existing):
             if existing.colour < 0:
@@ -527,13 +535,19 @@ class _Search:
             else:
                 key = (existing.colour, existing.first)
                 self.runs_starting[key] = (*self.runs_starting.get(key, ()), position)
+                self.runs_ending.setdefault(existing.last, set()).add(position)
+                for number in existing.jokers_at:
+                    self.run_jokers_at.setdefault(number, set()).add(position)
         self.group_keeps = {number: self._group_keeps(groups) for number, groups in groups_at.items()}
         # A colour state: its run state and the existing runs it keeps whole; with no
         # existing sets, a colour state id is its run state.
         self.colour_states: list[tuple[int, tuple[int, ...]]] = [
             (n, ()) for n in range(len(_run_states(self.slots)))
         ]
-        self.colour_state_ids = {state: position for position, state in enumerate(self.colour_states)}
+        # Existing runs kept whole -> run state -> colour state id.
+        self.colour_state_ids: dict[tuple[int, ...], dict[int, int]] = {
+            (): {state: state for state, _ in self.colour_states}
+        }
         self.move_cache: dict[int, ColourMoves] = {}
         self.group_choices: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
         # Only ints in the big tables: the garbage collector skips such dicts, and long
@@ -854,41 +868,42 @@ class _Search:
             return _plain_colour_moves(state_id, problem.forced[kind], *arguments, shift=shift)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
+        jokers_here = self.run_jokers_at.get(number)
+        ending_here = self.runs_ending.get(number)
         moves: dict[int, list[Move]] = {}
         for size in range(len(starting), -1, -1):
             for kept in _subsets(starting, size):
                 now_locked = tuple(sorted(locked + kept))
-                locked_jokers = sum(
-                    1 for position in now_locked if number in problem.existing[position].jokers_at
-                )
+                locked_jokers = len(jokers_here.intersection(now_locked)) if jokers_here else 0
                 free_forced = problem.forced[kind] - group_taken - (len(now_locked) - locked_jokers)
                 if free_forced < 0:
                     continue
-                free = _plain_moves(state, free_forced, *arguments)
                 # Runs that end here no longer matter: states differing only in them are one.
-                going_on = tuple(
-                    position for position in now_locked if problem.existing[position].last > number
+                going_on = (
+                    tuple(position for position in now_locked if position not in ending_here)
+                    if ending_here
+                    else now_locked
                 )
-                for given, free_moves in free.items():
+                state_ids = self.colour_state_ids.setdefault(going_on, {})
+                kept_score = len(kept) * _KEEP
+                for given, free_moves in _plain_moves(state, free_forced, *arguments).items():
+                    options = moves.setdefault(given, [])
                     for following, run_jokers, gain, meld, plan in free_moves:
                         jokers = run_jokers + locked_jokers
-                        moves.setdefault(given, []).append(
+                        state_id = state_ids.get(following)
+                        if state_id is None:
+                            state_id = state_ids[following] = len(self.colour_states)
+                            self.colour_states.append((following, going_on))
+                        options.append(
                             (
-                                (self._state_id(following, going_on) << shift) + (jokers << _JOKERS_AT),
+                                (state_id << shift) + (jokers << _JOKERS_AT),
                                 jokers,
-                                gain + len(kept) * _KEEP,
+                                gain + kept_score,
                                 meld,
                                 (plan, kept),
                             )
                         )
         return _by_joker_budget(moves)
-
-    def _state_id(self, state: int, locked: tuple[int, ...]) -> int:
-        key = (state, locked)
-        if key not in self.colour_state_ids:
-            self.colour_state_ids[key] = len(self.colour_states)
-            self.colour_states.append(key)
-        return self.colour_state_ids[key]
 
     # -------------------------------------------------------------- the sets
 
