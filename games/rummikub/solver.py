@@ -697,11 +697,12 @@ class _Search:
     def _depth_first(self) -> tuple[int, list[int] | None, bool]:
         """Best score, its states (None if no split was found) and whether the search was complete."""
         steps = len(self.numbers)
-        path: list[int] = [0]
+        path = [0] * (steps + 1)  # the states of the split being walked
         best: list = [self.best.score, None]  # only a better split than any found is of use
         seen: dict[int, int] = {}  # state -> the best score it was reached with
         budget = _DEPTH_FIRST_BUDGET if self.budget is None else min(_DEPTH_FIRST_BUDGET, self.budget)
         complete = True
+        jokers, bound, bound_without_jokers = self.jokers, self.bound, self.bound_without_jokers
 
         def visit(step: int, key: int, score: int) -> None:
             nonlocal budget, complete
@@ -710,19 +711,19 @@ class _Search:
                 if total is not None and total > best[0]:
                     best[0], best[1] = total, list(path)
                 return
-            bound = self.bound_without_jokers if key >> _JOKERS_AT & 3 == self.jokers else self.bound
-            if score + bound[step] <= best[0] or seen.get(key * steps + step, _NONE) >= score:
+            memo_key = key * steps + step
+            reachable = (bound_without_jokers if key >> _JOKERS_AT & 3 == jokers else bound)[step]
+            if score + reachable <= best[0] or seen.get(memo_key, _NONE) >= score:
                 return
             if budget <= 0:
                 complete = False
                 return
             budget -= 1
-            seen[key * steps + step] = score
+            seen[memo_key] = score
             children = self._children_of(step, key)
             for new_key in sorted(children, key=children.__getitem__, reverse=True):
-                path.append(new_key)
+                path[step + 1] = new_key
                 visit(step + 1, new_key, score + children[new_key])
-                path.pop()
 
         visit(0, 0, 0)
         return best[0], best[1], complete
