@@ -241,21 +241,23 @@ def _free_moves(
 
 # One colour's moves by tiles given to groups, each as lists by joker budget (the moves
 # placing at most that many jokers, fewest first); and a mask, bit g set when g is possible.
-ColourMoves = tuple[dict[int, tuple[list[Move], ...]], int]
+# Cached moves are held in tuples of ints, which the garbage collector stops tracking: the
+# caches grow large, and collections that walk them would stall long searches.
+ColourMoves = tuple[dict[int, tuple[tuple[Move, ...], ...]], int]
 _MOST_JOKERS = 3  # two bits of a packed key
 
 
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
-    budgets: dict[int, tuple[list[Move], ...]] = {}
+    budgets: dict[int, tuple[tuple[Move, ...], ...]] = {}
     for given, options in moves.items():
         options.sort(key=itemgetter(2), reverse=True)  # most score first,
         options.sort(key=itemgetter(1))  # then fewest jokers first
-        lists = []
+        lists: list[tuple[Move, ...]] = []
         end = 0
         for budget in range(_MOST_JOKERS + 1):
             while end < len(options) and options[end][1] <= budget:
                 end += 1
-            lists.append(options if end == len(options) else options[:end])
+            lists.append(tuple(options[:end]))
         budgets[given] = tuple(lists)
     return budgets, sum(1 << given for given in moves)
 
@@ -273,7 +275,7 @@ def _plain_moves(
     joker_room: int,
     supply: int,
     next_supply: int,
-) -> dict[int, list[FreeMove]]:
+) -> dict[int, tuple[FreeMove, ...]]:
     """``_free_moves`` without the runs that cannot go on: a run of 1 or 2 needs a tile (or a
     joker) at the next number, a run of 1 at the one after too.
     """
@@ -286,7 +288,7 @@ def _plain_moves(
             lengths = lengths_of[move[0]]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
                 moves.setdefault(given, []).append(move)
-    return moves
+    return {given: tuple(options) for given, options in moves.items()}
 
 
 @cache

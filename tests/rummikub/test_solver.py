@@ -73,6 +73,26 @@ def test_the_most_tiles_a_rack_can_lay_matches_brute_force():
         assert (len(split.used) if split else 0) == helpers.most_tiles(table_tiles, rack), (table_tiles, rack)
 
 
+def test_both_walks_sharing_their_findings_match_brute_force(monkeypatch):
+    """Real tables mostly settle in the first search; here both directions walk from the start,
+    after a tiny depth-first search, so what they share (the best split, the targets proved out
+    of reach) and the bound once both jokers are placed decide the answers.
+    """
+    monkeypatch.setattr(solver, "_DEPTH_FIRST_BUDGET", 3)
+    monkeypatch.setattr(solver, "_HEAD_START", 0)
+    rng = random.Random(14)
+    checked = 0
+    while checked < 80:
+        pool = [*(code for code in dense_pool(rng, rng.randint(4, 10)) if code != "j"), "j", "j"]
+        rng.shuffle(pool)
+        rack, table_tiles = pool[: rng.randint(1, 5)], pool[5:]
+        if not helpers.can_split(table_tiles):
+            continue
+        checked += 1
+        split = solver._split(table_tiles, rack, jokers_at=[rng.randint(1, 13)])
+        assert (len(split.used) if split else 0) == helpers.most_tiles(table_tiles, rack), (table_tiles, rack)
+
+
 def test_laying_tiles_breaks_the_fewest_sets_brute_force_finds():
     rng = random.Random(13)
     checked = 0
