@@ -953,10 +953,14 @@ def _split(
     joker_number_weight: tuple[int, ...] = (0,) * (HIGHEST + 1),
     budget: int | None = None,
     jokers_at: Sequence[int] = (),
+    forced_form_sets: bool = False,
 ) -> _Split | None:
     """The best split of ``forced`` (which holds the tiles of ``existing``) plus some of ``optional``.
 
     ``jokers_at``: the numbers the table's jokers stand for now, where the search starts.
+    ``forced_form_sets``: the forced tiles are a valid table as they stand, so laying
+    nothing is a split already; the search only looks for better ones, and None means no
+    optional tile can be laid.
 
     Jokers first count as spare: the search places them only where they help and the rest
     are attached at the end. Every joker can then be laid, so this is the best split
@@ -992,7 +996,7 @@ def _split(
     mirror = not meld_minimum and not any(joker_number_weight)
     if jokers and mirror:
         spare = replace(problem, forced_jokers=0, optional_jokers=jokers, joker_weight=0)
-        split = _race(spare, budget, jokers_at)
+        split = _race(spare, budget, jokers_at, forced_form_sets)
         if split is None:
             return None
         sets = [list(s) for s in split.sets]
@@ -1000,10 +1004,14 @@ def _split(
         if _attach(sets, jokers - placed):
             used = tuple(code for code in split.used if not is_joker(code)) + (JOKER,) * optional_jokers
             return replace(split, used=used, sets=tuple(tuple(s) for s in sets))
-    return _race(problem, budget, jokers_at) if mirror else _Search(problem, budget).run()
+    if mirror:
+        return _race(problem, budget, jokers_at, forced_form_sets)
+    return _Search(problem, budget, _Best(0) if forced_form_sets else None).run()
 
 
-def _race(problem: _Problem, budget: int | None, jokers_at: Sequence[int] = ()) -> _Split | None:
+def _race(
+    problem: _Problem, budget: int | None, jokers_at: Sequence[int] = (), forced_form_sets: bool = False
+) -> _Split | None:
     """Walk the numbers up and down at once, a number at a time for the one that has done
     less, sharing what they find, and stop at the first proof: which way is quick depends
     on the table, and one way is often many times quicker than the other. One way starts
@@ -1012,7 +1020,7 @@ def _race(problem: _Problem, budget: int | None, jokers_at: Sequence[int] = ()) 
     search; upwards if that says nothing.
     """
     downwards_first = sum(jokers_at) > len(jokers_at) * (LOWEST + HIGHEST) / 2
-    best = _Best()
+    best = _Best(0) if forced_form_sets else _Best()  # laying nothing scores 0
     leader = _Search(_mirrored(problem) if downwards_first else problem, budget, best)
     walks = {leader: leader.walk()}
     work_before = {leader: 0}  # states a search had expanded when they began to take turns
@@ -1181,7 +1189,7 @@ def lay_out(table: Table, tiles: Sequence[str]) -> Layout:
     jokers_at = _jokers_at(table)
     whole = _split([*old_tiles, *tiles], jokers_at=jokers_at)
     if whole is None:
-        best = _split(old_tiles, tiles, jokers_at=jokers_at)
+        best = _split(old_tiles, tiles, jokers_at=jokers_at, forced_form_sets=True)
         playable = list(best.used) if best is not None else []
         if playable:
             raise GameError("rummikub.error.no_layout_partial", tiles=list(tiles), playable=playable)
@@ -1196,7 +1204,7 @@ def _rebuilt(table: Table, tiles: Sequence[str], whole: Sequence[tuple[str, ...]
     return _layout(table, tiles, kept, _leftover(whole, [sets[p] for p in kept]))
 
 
-def _fewest_changes(table: Table, tiles: Sequence[str]) -> Layout | None:
+def _fewest_changes(table: Table, tiles: Sequence[str], known: Layout | None = None) -> Layout | None:
     """The layout breaking the fewest existing sets that the search finds, or None.
 
     The new tiles alone first, then with one set next to them; then sets are tried in
@@ -1205,6 +1213,10 @@ def _fewest_changes(table: Table, tiles: Sequence[str]) -> Layout | None:
     rings away can only be broken together with a set of every ring before it, so a best
     split of the first ``depth`` rings that breaks at most ``depth + 1`` sets cannot be
     beaten. None when no ring gives a layout within the search budget.
+
+    ``known``: a layout of these tiles found already, kept unless the search finds one
+    breaking fewer sets; the rings are not searched when it breaks only two, as no set
+    alone could take the tiles.
     """
     alone = _split(tiles)
     if alone is not None:  # the new tiles form sets of their own: nothing else changes
@@ -1216,6 +1228,8 @@ def _fewest_changes(table: Table, tiles: Sequence[str]) -> Layout | None:
         one = _split([*tiles, *sets[position]])
         if one is not None:
             return _layout(table, tiles, everything - {position}, one.sets)
+    if known is not None and known.broken <= 2:
+        return known
     best: tuple[frozenset[int], tuple[tuple[str, ...], ...]] | None = None
     for depth in range(1, max(rings, default=0) + 1):
         candidates = [p for p, ring in enumerate(rings) if 0 < ring <= depth]
@@ -1232,7 +1246,8 @@ def _fewest_changes(table: Table, tiles: Sequence[str]) -> Layout | None:
             best = (kept, split.sets)
         if len(candidates) - len(split.kept) <= depth + 1:
             break
-    return None if best is None else _layout(table, tiles, *best)
+    found = None if best is None else _layout(table, tiles, *best)
+    return known if known is not None and (found is None or known.broken < found.broken) else found
 
 
 def _kept_as_rebuilt(sets: list[tuple[str, ...]], split: Sequence[tuple[str, ...]]) -> frozenset[int]:
@@ -1323,15 +1338,21 @@ def best_play(
     existing sets as it can; with ``fewest_changes`` off, any valid table (quicker).
     """
     if initial_meld:
-        split = _split((), rack, objective=objective, meld_minimum=INITIAL_MELD_MINIMUM)
+        split = _split(
+            (), rack, objective=objective, meld_minimum=INITIAL_MELD_MINIMUM, forced_form_sets=True
+        )
         return lay_out_initial_meld(split.used, table) if split is not None and split.used else None
     split = _split(
-        [code for s in table for code in s], rack, objective=objective, jokers_at=_jokers_at(table)
+        [code for s in table for code in s],
+        rack,
+        objective=objective,
+        jokers_at=_jokers_at(table),
+        forced_form_sets=True,
     )
     if split is None or not split.used:
         return None
-    layout = _fewest_changes(table, split.used) if fewest_changes else None
-    return layout or _rebuilt(table, split.used, split.sets)
+    layout = _rebuilt(table, split.used, split.sets)
+    return _fewest_changes(table, split.used, layout) if fewest_changes else layout
 
 
 def most_tiles(
