@@ -996,7 +996,9 @@ def _split(
     mirror = not meld_minimum and not any(joker_number_weight)
     if jokers and mirror:
         spare = replace(problem, forced_jokers=0, optional_jokers=jokers, joker_weight=0)
-        split = _race(spare, budget, jokers_at, forced_form_sets)
+        # Spare jokers score nothing until attached: a split laying only them must not be
+        # taken for laying nothing.
+        split = _race(spare, budget, jokers_at, forced_form_sets and not optional_jokers)
         if split is None:
             return None
         sets = [list(s) for s in split.sets]

@@ -235,6 +235,13 @@ def test_the_best_plays_with_and_without_the_table():
     check_layout(table, with_table.tiles, with_table)
 
 
+def test_a_lone_joker_on_the_rack_can_always_be_laid():
+    table = [["b8", "b9", "b10"], ["k7", "r7", "b7"]]
+    layout = solver.most_tiles(["j", "r1"], table)
+    assert layout is not None and layout.tiles == ("j",)
+    check_layout(table, ["j"], layout)
+
+
 def test_the_highest_value_play_can_differ_from_the_most_tiles():
     rack = ["r1", "r2", "r3", "r4", "k12", "b12"]
     table = [["o10", "o11", "o12"], ["k11", "b11", "o11"]]
