@@ -462,7 +462,7 @@ class _GaveUp(Exception):
 class _Best:
     """What the searches of one problem (upwards and downwards) know, shared between them."""
 
-    score: int = _NONE  # of the best split found
+    score: int = _NONE  # of the best split found; 0 to start from "laying nothing"
     path: list[int] | None = None  # its states, in the search that found it
     search: _Search | None = None
     ceiling: int | None = None  # no split scores this much: a walk proved it
