@@ -28,12 +28,20 @@ and put it in DISCORD_TOKEN (environment or .env).
 """
 
 
+# discord.py's loggers write whole payloads at DEBUG (hand DMs included): they never go below INFO.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "discord.state")
+
+
+def configure_logging(level_name: str) -> None:
+    level = getattr(logging, level_name, logging.INFO)
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-8s %(name)s: %(message)s")
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(max(level, logging.INFO))
+
+
 def main() -> int:
     settings = Settings.from_env()
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level, logging.INFO),
-        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
-    )
+    configure_logging(settings.log_level)
     if settings.token is None:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -19,6 +20,16 @@ from games.core import JSON, Event, Game, GameError
 
 if TYPE_CHECKING:
     from bot.tables import Table, TableService
+
+
+# The game version a component is drawn at. Every game button and select carries it, so a click
+# tells which decision its player saw; set by the service around drawing and around each click.
+drawn_at: ContextVar[int | None] = ContextVar("drawn_at", default=None)
+
+
+def component_id(kind: str, game_id: int, name: str, arg: str) -> str:
+    """``gm`` (button) or ``gs`` (select), the game, the version drawn at, the move and its argument."""
+    return f"{kind}:{game_id}:{drawn_at.get() or 0}:{name}:{arg}"
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,14 @@ def component_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
+def number(text: str) -> int:
+    """A small number read from a component's id or values; anything else is a forged or garbled
+    click, refused like any illegal move (``isdigit`` alone would let "²" through to ``int``)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 9):
+        raise GameError("error.unknown_action")
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Click:
     """A game's own button or select, as its adapter receives it."""
@@ -70,6 +89,14 @@ class Click:
     game_id: int
     parts: list[str]
     values: list[str]
+
+    def number(self, index: int) -> int:
+        """Part ``index`` of the argument as a number."""
+        return number(self.parts[index] if index < len(self.parts) else "")
+
+    def chosen(self) -> int:
+        """The option chosen in a select, as a number."""
+        return number(self.values[0] if self.values else "")
 
     async def player(self) -> tuple[Table, int, Viewer]:
         """The game, the clicking player's seat, and a viewer for them in their language."""
@@ -101,7 +128,7 @@ def game_button(
         emoji=emoji,
         row=row,
         disabled=disabled,
-        custom_id=f"gm:{game_id}:{name}:{arg}",
+        custom_id=component_id("gm", game_id, name, arg),
     )
 
 
@@ -117,7 +144,7 @@ def game_select(
         placeholder=placeholder,
         options=list(options),
         row=row,
-        custom_id=f"gs:{game_id}:{name}:{arg}",
+        custom_id=component_id("gs", game_id, name, arg),
     )
 
 
@@ -132,6 +159,10 @@ class GameAdapter(ABC):
     embed_events: ClassVar[frozenset[str]] = frozenset()
     # The engine options ``/<game> start`` offers, in order, with their descriptions' catalogue keys.
     start_options: ClassVar[Mapping[str, str]] = {}
+    # Moves that answer no decision (Bué's shuffle): a click on them is never stale.
+    free_moves: ClassVar[frozenset[str]] = frozenset()
+    # What tells a player whose DMs are closed where to look instead.
+    dm_closed_key: ClassVar[str] = "common.dm_closed"
 
     @property
     def name(self) -> str:

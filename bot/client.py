@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
@@ -11,16 +12,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import GameAdapter
+from bot.adapter import GameAdapter, drawn_at
 from bot.commands import leaderboard_command
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
-from bot.i18n import CommandTranslator
+from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton
-from bot.replies import report_error
+from bot.replies import language, report_error
 from bot.store import Store
-from bot.tables import TableService
+from bot.tables import TableMovedOn, TableService, check_origin
 from bot.timers import TimerService
+from games.core import GameError
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +91,15 @@ class GameBot(commands.Bot):
             adapter.engine.from_json(row.state)
         log.info("resumed %d running game(s)", len(running))
         self.timers.poke()
+        # What a crash left between a commit and its announcements, once the channels are known.
+        self._delivery = asyncio.create_task(self._deliver_pending(), name="deliver-pending")
+
+    async def _deliver_pending(self) -> None:
+        await self.wait_until_ready()
+        try:
+            await self.tables.deliver_pending()
+        except Exception:
+            log.exception("could not deliver what was pending at start-up")
 
     async def close(self) -> None:
         if hasattr(self, "timers"):
@@ -111,16 +122,35 @@ class GameBot(commands.Bot):
         await report_error(interaction, original)
 
     async def on_game_component(
-        self, interaction: discord.Interaction, game_id: int, move: str, arg: str, values: list[str]
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        move: str,
+        arg: str,
+        values: list[str],
     ) -> None:
+        row = await self.store.game(game_id)
+        if row is None or row.kind not in self.adapters:
+            raise GameError("error.game_not_running")
+        adapter = self.adapters[row.kind]
+        if move == "rematch":
+            check_origin(interaction, row, private=False)
+            await self.lobbies.rematch(interaction, row)
+            return
+        check_origin(interaction, row, private=True)
         if move == "hand":
             await self.tables.show_hand(interaction, game_id)
-        elif move == "rematch":
-            await self.lobbies.rematch(interaction, game_id)
-        else:
-            row = await self.store.game(game_id)
-            if row is None or row.kind not in self.adapters:
-                from games.core import GameError
-
-                raise GameError("error.game_not_running")
-            await self.adapters[row.kind].on_component(self.tables, interaction, game_id, move, arg, values)
+            return
+        free = move in adapter.free_moves
+        seen = drawn_at.set(None if free else version)
+        try:
+            if not free:
+                await self.tables.check_click(interaction, row)
+            await adapter.on_component(self.tables, interaction, game_id, move, arg, values)
+        except TableMovedOn:
+            await self.tables.show_table(
+                interaction, game_id, t(language(interaction), "error.table_moved_on")
+            )
+        finally:
+            drawn_at.reset(seen)

@@ -36,6 +36,14 @@ def option_type(option: Option) -> Any:
     return app_commands.Range[int, option.minimum, option.maximum]
 
 
+def option_number(name: str, value: object) -> int | None:
+    """An option as the engine takes it: a number (a yes/no comes as a bool). Discord checks the
+    type of what people type, but a forged interaction may send anything."""
+    if value is None or isinstance(value, int):
+        return None if value is None else int(value)
+    raise GameError("error.option_unreadable", option=name)
+
+
 def optional(name: str, annotation: Any) -> inspect.Parameter:
     """A slash command option that may be left out (None)."""
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None)
@@ -51,9 +59,11 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
     async def start(
         interaction: discord.Interaction, turn_timeout: str | None = None, **options: int | None
     ) -> None:
-        # A yes/no comes as a bool: the engine takes every option as a number.
-        given = {name: None if value is None else int(value) for name, value in options.items()}
-        await bot.lobbies.open(interaction, adapter, given, turn_timeout)
+        given = {name: option_number(name, value) for name, value in options.items()}
+        # str(): a forged interaction may send any JSON type for the option.
+        await bot.lobbies.open(
+            interaction, adapter, given, None if turn_timeout is None else str(turn_timeout)
+        )
 
     engine_options = {option.name: option for option in adapter.engine.options}
     start.__signature__ = inspect.Signature(  # type: ignore[attr-defined]

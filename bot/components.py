@@ -1,7 +1,9 @@
 """Persistent buttons and selects for every game: the custom_id carries the game and the move.
 
-``gm:<game>:<move>:<argument>`` for buttons, ``gs:<game>:<move>:<argument>`` for selects.
-They keep working after a restart because nothing about them lives in memory.
+``gm:<game>:<version>:<move>:<argument>`` for buttons, ``gs:...`` for selects; ``version`` is the
+game version the component was drawn at (see ``adapter.drawn_at``). They keep working after a
+restart because nothing about them lives in memory. Ids are bounded so a forged one cannot name
+a number the database cannot hold.
 """
 
 from __future__ import annotations
@@ -14,43 +16,46 @@ import discord
 if TYPE_CHECKING:
     from bot.client import GameBot
 
+TEMPLATE = r"(?P<game>\d{1,19}):(?P<version>\d{1,19}):(?P<move>\w{1,40}):(?P<arg>.*)"
 
-async def _dispatch(
-    interaction: discord.Interaction, game_id: int, move: str, arg: str, values: list[str]
-) -> None:
+
+def _dispatch(interaction: discord.Interaction, match: re.Match[str]) -> Any:
     bot: GameBot = interaction.client  # type: ignore[assignment]
-    await bot.guard(interaction, bot.on_game_component(interaction, game_id, move, arg, values))
+    # A forged interaction may carry a select's id on a button: values are read defensively.
+    data: Any = interaction.data or {}
+    values = data.get("values") if isinstance(data, dict) else None
+    values = [str(value) for value in values] if isinstance(values, list) else []
+    work = bot.on_game_component(
+        interaction, int(match["game"]), int(match["version"]), match["move"], match["arg"], values
+    )
+    return bot.guard(interaction, work)
 
 
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gm:(?P<game>\d+):(?P<move>\w+):(?P<arg>.*)"
-):
-    def __init__(self, button: discord.ui.Button[Any], game_id: int, move: str, arg: str) -> None:
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gm:" + TEMPLATE):
+    def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
         super().__init__(button)
-        self.game_id, self.move, self.arg = game_id, move, arg
+        self.match = match
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
     ) -> GameButton:
-        return cls(item, int(match["game"]), match["move"], match["arg"])
+        return cls(item, match)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self.game_id, self.move, self.arg, [])
+        await _dispatch(interaction, self.match)
 
 
-class GameSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"gs:(?P<game>\d+):(?P<move>\w+):(?P<arg>.*)"
-):
-    def __init__(self, select: discord.ui.Select[Any], game_id: int, move: str, arg: str) -> None:
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template="gs:" + TEMPLATE):
+    def __init__(self, select: discord.ui.Select[Any], match: re.Match[str]) -> None:
         super().__init__(select)
-        self.game_id, self.move, self.arg = game_id, move, arg
+        self.match = match
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
     ) -> GameSelect:
-        return cls(item, int(match["game"]), match["move"], match["arg"])
+        return cls(item, match)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _dispatch(interaction, self.game_id, self.move, self.arg, list(self.item.values))
+        await _dispatch(interaction, self.match)

@@ -12,7 +12,7 @@ from bot.adapter import GameAdapter, component_view
 from bot.i18n import duration_text, language_of, parse_duration, t
 from bot.replies import language
 from bot.store import ChannelBusy, GameRow, SeatRow
-from bot.tables import plan_timers
+from bot.tables import Publication, check_origin, plan_timers
 from games.core import GameError
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d+):(?P<move>[a-z]+)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d{1,19}):(?P<move>[a-z]{1,10})"
 ):
     MOVES: tuple[tuple[str, discord.ButtonStyle, str], ...] = (
         ("join", discord.ButtonStyle.success, "✋"),
@@ -164,6 +164,7 @@ class Lobbies:
             row = await self.bot.store.game(game_id)
             if row is None or row.status != "lobby":
                 raise GameError("error.lobby_closed")
+            check_origin(interaction, row, private=False)
             adapter = self.bot.adapters[row.kind]
             seats = await self.bot.store.seats(game_id)
             user = interaction.user
@@ -187,6 +188,8 @@ class Lobbies:
                     raise GameError("error.not_enough_players", minimum=adapter.engine.min_players)
                 await self._begin(interaction, row, adapter, seats)
                 return
+            else:
+                raise GameError("error.unknown_action")
             seats = await self.bot.store.seats(game_id)
             await interaction.response.edit_message(
                 embed=lobby_embed(adapter, row, seats, language_of(row.locale))
@@ -198,18 +201,20 @@ class Lobbies:
         game, events = adapter.engine.begin(len(seats), row.options, row.seed)
         tables = self.bot.tables
         now = discord.utils.utcnow().timestamp()
+        publication = Publication(events, {}, show_hands=True)
         await self.bot.store.start(
-            row.id, game.to_json(), plan_timers(game.required_to_act(), [], row.turn_timeout, now)
+            row.id,
+            game.to_json(),
+            plan_timers(game.required_to_act(), [], row.turn_timeout, now),
+            publication.to_json(),
         )
         self.bot.timers.poke()
         await interaction.response.defer()
-        await tables.publish(await tables.load(row.id), events, {}, show_hands=True)
+        table = await tables.load(row.id)
+        await tables.deliver(table, publication)
 
-    async def rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        row = await self.bot.store.game(game_id)
-        if row is None:
-            raise GameError("error.game_not_running")
-        seats = await self.bot.store.seats(game_id)
+    async def rematch(self, interaction: discord.Interaction, row: GameRow) -> None:
+        seats = await self.bot.store.seats(row.id)
         if not any(seat.user_id == interaction.user.id for seat in seats):
             raise GameError("error.not_a_player")
         players = [(seat.user_id, seat.name, seat.locale) for seat in seats if not seat.gone]

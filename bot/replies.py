@@ -42,8 +42,18 @@ async def reply(
         await interaction.response.send_message(**kwargs)
 
 
+def is_private(message: discord.Message | None) -> bool:
+    """An ephemeral panel or a DM: only the player it was sent to can see it."""
+    return message is not None and (message.flags.ephemeral or message.guild is None)
+
+
 async def replace(interaction: discord.Interaction, content: str | None = None, **body: Unpack[Body]) -> None:
-    """Replace the message a component sits on (an ephemeral panel, most often)."""
+    """Replace the private panel a component sits on. A public message (the table, clicked by a
+    forged or stale interaction) is never edited with a private answer: that comes as a new
+    ephemeral message instead."""
+    if not is_private(interaction.message):
+        await reply(interaction, content, **body)
+        return
     file = body.get("file")
     kwargs: dict[str, Any] = {
         "content": content,
@@ -73,7 +83,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         params = {k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in error.params.items()}
         text = "⚠️ " + t(language(interaction), error.key, **params)
     else:
-        log.error("unexpected error in interaction %s", interaction.data, exc_info=error)
+        # Not the interaction's data: its values and custom_id may name cards of a hidden hand.
+        log.error(
+            "unexpected error in interaction %s (type %s)", interaction.id, interaction.type, exc_info=error
+        )
         text = t(language(interaction), "error.unexpected")
     try:
         await reply(interaction, text)

@@ -10,7 +10,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -86,9 +86,25 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX results_by_board ON results (guild_id, kind);
     """,
+    """
+    -- The version at which each seat's open decision began: a click made on an older table is stale.
+    ALTER TABLE seats ADD COLUMN decision_since INTEGER NOT NULL DEFAULT 0;
+
+    -- What a committed move must still tell players (the transactional outbox): written with the
+    -- move, delivered after it, deleted once delivered; ``delivered`` lists the parts already sent.
+    CREATE TABLE outbox (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        publication TEXT NOT NULL,
+        delivered TEXT NOT NULL DEFAULT '[]',
+        PRIMARY KEY (game_id, version)
+    );
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
+# SQLite's integers are 64-bit signed: a larger id names no row.
+MAX_ID = 2**63 - 1
 
 
 class ChannelBusy(Exception):
@@ -129,6 +145,7 @@ class SeatRow:
     total: int
     gone: bool
     dm_notice_sent: bool
+    decision_since: int
 
 
 @dataclass(frozen=True)
@@ -150,6 +167,16 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """A publication still owed to players, and the parts of it already delivered."""
+
+    game_id: int
+    version: int
+    publication: dict[str, Any]
+    delivered: frozenset[str]
+
+
+@dataclass(frozen=True)
 class Commit:
     """Everything one accepted action changes, written together."""
 
@@ -162,6 +189,10 @@ class Commit:
     finished: bool = False
     winner: int | None = None
     gone: Iterable[int] = ()
+    # Seats facing a decision that began with this move.
+    new_decisions: Iterable[int] = ()
+    # What players must be told of this move (see the outbox table).
+    publication: dict[str, Any] | None = None
 
 
 def _columns(row_type: type, row: aiosqlite.Row, **decoded: Any) -> dict[str, Any]:
@@ -237,12 +268,21 @@ class Store:
     # ------------------------------------------------------------------ games
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
-        rows = await self._rows(
+        async with self._lock:
+            return await self._open_game_in(self._db, channel_id)
+
+    @staticmethod
+    async def _open_game_in(db: aiosqlite.Connection, channel_id: int) -> GameRow | None:
+        async with db.execute(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
-        )
-        return _game(rows[0]) if rows else None
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _game(row) if row else None
 
     async def game(self, game_id: int) -> GameRow | None:
+        """The game with this id; None for none, whatever number a forged id holds."""
+        if not 0 < game_id <= MAX_ID:
+            return None
         rows = await self._rows("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
@@ -267,11 +307,15 @@ class Store:
         now: float,
         players: Sequence[tuple[int, str, str]] = (),
     ) -> int:
-        """A new lobby with the host seated (and, for a rematch, the other players)."""
-        busy = await self.open_game_in(channel_id)
-        if busy:
-            raise ChannelBusy(busy)
+        """A new lobby with the host seated (and, for a rematch, the other players).
+
+        Raises ChannelBusy when the channel already has an open game, however close two
+        starts come: the check and the insert share one write transaction.
+        """
         async with self._transaction() as db:
+            busy = await self._open_game_in(db, channel_id)
+            if busy:
+                raise ChannelBusy(busy)
             cursor = await db.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
                 " locale, seed, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
@@ -335,8 +379,13 @@ class Store:
         )
 
     async def start(
-        self, game_id: int, state: dict[str, Any], timers: Sequence[tuple[int, str, str, float]]
+        self,
+        game_id: int,
+        state: dict[str, Any],
+        timers: Sequence[tuple[int, str, str, float]],
+        publication: dict[str, Any] | None = None,
     ) -> None:
+        """The lobby becomes a running game at version 1, with what its first deal must tell."""
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET status = 'running', state = ?, version = 1"
@@ -345,7 +394,10 @@ class Store:
             )
             if cursor.rowcount != 1:
                 raise StaleVersion(game_id)
+            await db.execute("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,))
             await self._write_timers(db, game_id, timers)
+            if publication is not None:
+                await self._write_publication(db, game_id, 1, publication)
 
     async def end(self, game_id: int, status: str) -> None:
         """Close a lobby or a running game without a result (cancelled, aborted)."""
@@ -387,7 +439,13 @@ class Store:
                 "UPDATE seats SET gone = 1 WHERE game_id = ? AND seat = ?",
                 [(game.id, seat) for seat in change.gone],
             )
+            await db.executemany(
+                "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
+                [(version, game.id, seat) for seat in change.new_decisions],
+            )
             await self._write_timers(db, game.id, change.timers)
+            if change.publication is not None:
+                await self._write_publication(db, game.id, version, change.publication)
             if change.finished and change.winner is not None:
                 await db.execute(
                     "INSERT INTO results (game_id, guild_id, kind, user_id, name, points, won, finished_at)"
@@ -401,6 +459,46 @@ class Store:
             "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
         )
         return [(row["seat"], json.loads(row["action"])) for row in rows]
+
+    # ------------------------------------------------------------------ the outbox
+
+    @staticmethod
+    async def _write_publication(
+        db: aiosqlite.Connection, game_id: int, version: int, publication: dict[str, Any]
+    ) -> None:
+        await db.execute(
+            "INSERT INTO outbox (game_id, version, publication) VALUES (?, ?, ?)",
+            (game_id, version, json.dumps(publication)),
+        )
+
+    async def pending(self, game_id: int | None = None) -> list[Pending]:
+        """Publications not yet fully delivered, oldest first (of one game, or of every game)."""
+        rows = await self._rows(
+            "SELECT * FROM outbox WHERE ? IS NULL OR game_id = ? ORDER BY game_id, version",
+            (game_id, game_id),
+        )
+        return [
+            Pending(
+                row["game_id"],
+                row["version"],
+                json.loads(row["publication"]),
+                frozenset(json.loads(row["delivered"])),
+            )
+            for row in rows
+        ]
+
+    async def mark_delivered(self, pending: Pending, part: str) -> Pending:
+        delivered = pending.delivered | {part}
+        await self._write(
+            "UPDATE outbox SET delivered = ? WHERE game_id = ? AND version = ?",
+            (json.dumps(sorted(delivered)), pending.game_id, pending.version),
+        )
+        return replace(pending, delivered=delivered)
+
+    async def delivered(self, pending: Pending) -> None:
+        await self._write(
+            "DELETE FROM outbox WHERE game_id = ? AND version = ?", (pending.game_id, pending.version)
+        )
 
     # ------------------------------------------------------------------ timers
 

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.adapter import GameAdapter, Rendered, Viewer, component_view, game_button
+from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at, game_button
 from bot.i18n import duration_text, language_of, t
 from bot.replies import language, reply
-from bot.store import Commit, GameRow, SeatRow, StaleVersion, Store, TimerRow
+from bot.store import Commit, GameRow, Pending, SeatRow, StaleVersion, Store, TimerRow
 from games.core import LEAVE, Event, Game, GameError, perform
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
 CANNOT_DM = 50007
+# The outbox part naming a publication's channel message (DMs are "dm:<seat>").
+CHANNEL_PART = "channel"
 
 
 @dataclass
@@ -54,6 +56,58 @@ class Table:
 
     def jump_url(self) -> str:
         return f"https://discord.com/channels/{self.row.guild_id}/{self.row.channel_id}/{self.row.message_id}"
+
+
+@dataclass(frozen=True)
+class Publication:
+    """What players must be told after a committed move; saved in the outbox with the move.
+
+    It is delivered from the state committed with it (the game's lock keeps any later move
+    waiting until it is delivered), so it holds only what that state cannot tell: the events,
+    who had to decide before, and the channel line's prefix.
+    """
+
+    events: list[Event]
+    before: Mapping[int, frozenset[str]]
+    prefix: str = ""
+    show_hands: bool = False
+    actor: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "events": [
+                {"key": e.key, "params": e.params, "seats": None if e.seats is None else list(e.seats)}
+                for e in self.events
+            ],
+            "before": {str(seat): sorted(actions) for seat, actions in self.before.items()},
+            "prefix": self.prefix,
+            "show_hands": self.show_hands,
+            "actor": self.actor,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Publication:
+        return cls(
+            events=[
+                Event(e["key"], e["params"], None if e["seats"] is None else tuple(e["seats"]))
+                for e in data["events"]
+            ],
+            before={int(seat): frozenset(actions) for seat, actions in data["before"].items()},
+            prefix=data["prefix"],
+            show_hands=data["show_hands"],
+            actor=data["actor"],
+        )
+
+
+def new_decisions(
+    before: Mapping[int, frozenset[str]], after: Mapping[int, frozenset[str]], actor: int | None
+) -> list[int]:
+    """Seats whose open decision began with this move: a click made before it is stale for them.
+
+    A seat still facing the very decision it faced (a simultaneous reveal while others choose)
+    keeps it; the seat that moved always faces a new one.
+    """
+    return sorted(seat for seat, actions in after.items() if seat == actor or before.get(seat) != actions)
 
 
 def decision_key(actions: frozenset[str]) -> str:
@@ -85,6 +139,31 @@ def plan_timers(
     return planned
 
 
+class TableMovedOn(GameError):
+    """A click made for a decision that is no longer open: the player is shown the table again."""
+
+    def __init__(self) -> None:
+        super().__init__("error.table_moved_on")
+
+
+def check_fresh(seat: SeatRow) -> None:
+    """Refuse a click drawn before the decision its player now faces began (see ``drawn_at``)."""
+    seen = drawn_at.get()
+    if seen is not None and seen < seat.decision_since:
+        raise TableMovedOn
+
+
+def check_origin(interaction: discord.Interaction, row: GameRow, *, private: bool) -> None:
+    """A game is played from its own channel; with ``private``, also from a player's own DMs
+    (whose player the seat lookup then checks). Another server or channel never reaches it."""
+    if interaction.guild_id is None:
+        if private:
+            return
+    elif interaction.guild_id == row.guild_id and interaction.channel_id == row.channel_id:
+        return
+    raise GameError("error.wrong_channel")
+
+
 def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -104,11 +183,31 @@ class TableService:
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks[game_id]
 
+    @staticmethod
+    async def render(table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered:
+        """Draw off the event loop, the components stamped with the version the picture shows."""
+
+        def stamped() -> Rendered:
+            drawn_at.set(table.row.version)
+            return draw(*args)
+
+        # to_thread runs ``stamped`` in a copy of this context: the stamp does not leak out.
+        return await asyncio.to_thread(stamped)
+
+    async def check_click(self, interaction: discord.Interaction, row: GameRow) -> None:
+        """Before a panel opens: refuse a click from a table the player has seen move on."""
+        if row.status != "running":
+            return
+        seat = next((s for s in await self.store.seats(row.id) if s.user_id == interaction.user.id), None)
+        if seat is not None:
+            check_fresh(seat)
+
     # ------------------------------------------------------------------ loading
 
-    async def load(self, game_id: int) -> Table:
+    async def load(self, game_id: int, *, finished_too: bool = False) -> Table:
         row = await self.store.game(game_id)
-        if row is None or row.status != "running" or row.state is None:
+        statuses = ("running", "finished") if finished_too else ("running",)
+        if row is None or row.status not in statuses or row.state is None:
             raise GameError("error.game_not_running")
         adapter = self.bot.adapters[row.kind]
         seats = await self.store.seats(game_id)
@@ -146,28 +245,36 @@ class TableService:
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         async with lock:
+            await self.deliver_pending(game_id)
             table = await self.load(game_id)
             seat = table.seat_of(interaction.user.id)
             if seat is None:
                 raise GameError("error.not_a_player")
+            # A click queued behind another move acts only if its player still faces what they saw.
+            check_fresh(table.seats[seat])
             move = action(table, seat) if callable(action) else action
-            before = table.game.required_to_act()
-            events = await self._apply(table, seat, move, by_timeout=False)
+            publication = await self._apply(table, seat, move, by_timeout=False)
+            # What the answer shows next (a panel's next step) answers the decision the move opened.
+            drawn_at.set(table.row.version)
             if answer is not None:
-                await answer(table, events)
+                await answer(table, publication.events)
             elif not interaction.response.is_done():
                 await interaction.response.send_message(
                     t(language(interaction), "common.done"), ephemeral=True
                 )
-            await self.publish(table, events, before, actor=seat)
+            await self.deliver(table, publication)
 
     async def _apply(
-        self, table: Table, seat: int, action: Mapping[str, Any], *, by_timeout: bool
-    ) -> list[Event]:
-        """Apply and commit; the engine leaves the state untouched when it refuses."""
-        # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
-        events = await asyncio.to_thread(perform, table.game, seat, action)
+        self, table: Table, seat: int, action: Mapping[str, Any], *, by_timeout: bool, prefix: str = ""
+    ) -> Publication:
+        """Apply and commit, with what the move must publish; the engine leaves the state untouched
+        when it refuses."""
         game = table.game
+        deciding, waited_for = game.to_act(), game.required_to_act()
+        # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
+        events = await asyncio.to_thread(perform, game, seat, action)
+        # A seat that timed out did not look at the table: it is called like anyone else.
+        publication = Publication(events, waited_for, prefix, actor=None if by_timeout else seat)
         gone = [seat] if action.get("type") == LEAVE else []
         now = self.now()
         change = Commit(
@@ -182,6 +289,8 @@ class TableService:
             finished=game.finished,
             winner=game.winner(),
             gone=gone,
+            new_decisions=new_decisions(deciding, game.to_act(), seat),
+            publication=publication.to_json(),
         )
         try:
             version = await self.store.commit(table.row, change, now)
@@ -192,26 +301,40 @@ class TableService:
         )
         table.seats = await self.store.seats(table.row.id)
         self.bot.timers.poke()
-        return events
+        return publication
 
     # ------------------------------------------------------------------ publishing
 
-    async def publish(
-        self,
-        table: Table,
-        events: list[Event],
-        before: Mapping[int, frozenset[str]],
-        prefix: str = "",
-        show_hands: bool = False,
-        actor: int | None = None,
-    ) -> None:
+    async def deliver_pending(self, game_id: int | None = None) -> None:
+        """Deliver what a crash left undelivered (of one game, or of all of them at start-up)."""
+        for pending in await self.store.pending(game_id):
+            if game_id is None:
+                async with self.lock(pending.game_id):
+                    await self._deliver_pending(pending)
+            else:
+                await self._deliver_pending(pending)
+
+    async def _deliver_pending(self, pending: Pending) -> None:
+        try:
+            table = await self.load(pending.game_id, finished_too=True)
+        except GameError:
+            await self.store.delivered(pending)
+            return
+        await self.deliver(table, Publication.from_json(pending.publication), pending)
+
+    async def deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
         """Tell everyone what happened: the table, the channel, and each player privately.
 
-        Seats with a new decision are called, except ``actor``, who has just played and is
-        looking at the table (a turn of several steps would call them at each step).
+        Each part that must not be sent twice is marked in the outbox once sent; the table edit
+        can be done again harmlessly. Seats with a new decision are called, except the actor, who
+        has just played and is looking at the table (a turn of several steps would call them at
+        each step).
         """
+        if pending is None:
+            pending = Pending(table.row.id, table.row.version, {}, frozenset())
         channel_viewer = table.viewer()
-        lines = [prefix] if prefix else []
+        events = publication.events
+        lines = [publication.prefix] if publication.prefix else []
         lines += [
             line
             for event in events
@@ -228,7 +351,7 @@ class TableService:
         newly = [
             seat
             for seat, actions in sorted(waiting_for.items())
-            if before.get(seat) != actions and seat != actor
+            if publication.before.get(seat) != actions and seat != publication.actor
         ]
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
@@ -237,7 +360,7 @@ class TableService:
             )
         await self.refresh_table(table)
         channel = await self._channel(table.row.channel_id)
-        if channel is not None and (lines or embeds):
+        if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
             if table.game.finished:
                 rematch = t(channel_viewer.language, "common.rematch")
@@ -248,18 +371,30 @@ class TableService:
                         )
                     ]
                 )
-            await channel.send(
+            await self._send_safely(
+                channel,
                 truncate("\n".join(lines)) if lines else None,
                 embeds=embeds[:10],
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
             )
-        await self._tell_players(table, events, newly, show_hands)
+            pending = await self.store.mark_delivered(pending, CHANNEL_PART)
+        await self._tell_players(table, events, newly, publication.show_hands, pending)
+        await self.store.delivered(pending)
+
+    async def _send_safely(
+        self, channel: discord.abc.Messageable, content: str | None, **kwargs: Any
+    ) -> None:
+        """Send to the channel; a refusal (deleted channel, lost permission) is logged, not retried."""
+        try:
+            await channel.send(content, **kwargs)
+        except discord.HTTPException:
+            log.warning("could not post in channel %s", getattr(channel, "id", "?"), exc_info=True)
 
     async def refresh_table(self, table: Table) -> None:
         """Edit the one table message in place (or post it again if it was deleted)."""
-        rendered = await asyncio.to_thread(
-            table.adapter.table, table.game.view(None), table.viewer(), table.row.id
+        rendered = await self.render(
+            table, table.adapter.table, table.game.view(None), table.viewer(), table.row.id
         )
         if table.game.finished:
             rendered.items = []
@@ -276,8 +411,8 @@ class TableService:
                 return
             except discord.NotFound:
                 log.info("table message of game %s is gone; posting it again", table.row.id)
-                rendered = await asyncio.to_thread(
-                    table.adapter.table, table.game.view(None), table.viewer(), table.row.id
+                rendered = await self.render(
+                    table, table.adapter.table, table.game.view(None), table.viewer(), table.row.id
                 )
                 kwargs = {"embeds": rendered.embeds, "view": rendered.view()}
         if rendered.file is not None:
@@ -287,7 +422,7 @@ class TableService:
         table.row = replace(table.row, message_id=message.id)
 
     async def _tell_players(
-        self, table: Table, events: list[Event], newly: Sequence[int], show_hands: bool
+        self, table: Table, events: list[Event], newly: Sequence[int], show_hands: bool, pending: Pending
     ) -> None:
         private: dict[int, list[str]] = defaultdict(list)
         for event in events:
@@ -295,11 +430,11 @@ class TableService:
                 line = table.adapter.describe(event, table.viewer(seat, table.seats[seat].locale))
                 if line:
                     private[seat].append(line)
-        deliveries = []
         for seat_row in table.seats:
             seat = seat_row.seat
             with_hand = show_hands or seat in private
-            if seat_row.gone or not (with_hand or seat in newly):
+            part = f"dm:{seat}"
+            if seat_row.gone or not (with_hand or seat in newly) or part in pending.delivered:
                 continue
             viewer = table.viewer(seat, language_of(seat_row.locale))
             lines = list(private.get(seat, []))
@@ -307,11 +442,11 @@ class TableService:
                 lines.append(viewer.t("common.dm_your_move", url=table.jump_url()))
             rendered = None
             if with_hand:
-                rendered = await asyncio.to_thread(
-                    table.adapter.hand, table.game.view(seat), viewer, table.row.id
+                rendered = await self.render(
+                    table, table.adapter.hand, table.game.view(seat), viewer, table.row.id
                 )
-            deliveries.append(self.direct_message(table, seat_row, "\n".join(lines), rendered))
-        await asyncio.gather(*deliveries)
+            await self.direct_message(table, seat_row, "\n".join(lines), rendered)
+            pending = await self.store.mark_delivered(pending, part)
 
     async def direct_message(self, table: Table, seat: SeatRow, text: str, rendered: Rendered | None) -> None:
         """DM a player; if their DMs are closed, say so once in the channel and carry on."""
@@ -331,7 +466,11 @@ class TableService:
                 channel = await self._channel(table.row.channel_id)
                 if channel is not None:
                     await channel.send(
-                        t(language_of(table.row.locale), "common.dm_closed", mention=f"<@{seat.user_id}>"),
+                        t(
+                            language_of(table.row.locale),
+                            table.adapter.dm_closed_key,
+                            mention=f"<@{seat.user_id}>",
+                        ),
                         allowed_mentions=discord.AllowedMentions(users=True),
                     )
         except discord.HTTPException:
@@ -351,22 +490,21 @@ class TableService:
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         table, seat = await self.load_player(game_id, interaction.user.id)
-        rendered = await asyncio.to_thread(
-            table.adapter.hand, table.game.view(seat), table.viewer(seat, language(interaction)), game_id
-        )
+        viewer = table.viewer(seat, language(interaction))
+        rendered = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, game_id)
         await reply(interaction, embeds=rendered.embeds, file=rendered.file, view=rendered.view())
 
-    async def show_table(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def show_table(self, interaction: discord.Interaction, game_id: int, note: str = "") -> None:
+        """The table, privately, with a link to the table message (and ``note`` above it)."""
         table = await self.load(game_id)
-        rendered = await asyncio.to_thread(
-            table.adapter.table_copy,
-            table.game.view(None),
-            table.viewer(language=language(interaction)),
-            game_id,
+        lang = language(interaction)
+        rendered = await self.render(
+            table, table.adapter.table_copy, table.game.view(None), table.viewer(language=lang), game_id
         )
+        link = t(lang, "common.table_link", url=table.jump_url())
         await reply(
             interaction,
-            t(language(interaction), "common.table_link", url=table.jump_url()),
+            f"{note}\n{link}" if note else link,
             embeds=rendered.embeds,
             file=rendered.file,
             view=rendered.view(),
@@ -399,12 +537,10 @@ class TableService:
             row = await self.store.game(game_id)
             if row is None or row.status not in ("lobby", "running"):
                 raise GameError("error.game_not_running")
+            # From the game's own channel only, so the permissions below are that channel's.
+            check_origin(interaction, row, private=False)
             member = interaction.user
-            allowed = row.host_id == member.id or (
-                isinstance(member, discord.Member)
-                and isinstance(interaction.channel, discord.abc.GuildChannel | discord.Thread)
-                and interaction.channel.permissions_for(member).manage_channels
-            )
+            allowed = row.host_id == member.id or interaction.permissions.manage_channels
             if not allowed:
                 raise GameError("error.abort_not_allowed")
             await self.store.end(game_id, "aborted")
@@ -423,6 +559,7 @@ class TableService:
     async def fire(self, timer: TimerRow) -> None:
         """A reminder or an expiry came due; stale timers are dropped quietly."""
         async with self.lock(timer.game_id):
+            await self.deliver_pending(timer.game_id)
             try:
                 table = await self.load(timer.game_id)
             except GameError:
@@ -450,6 +587,6 @@ class TableService:
                     )
                 return
             action = table.game.default_action(timer.seat)
-            events = await self._apply(table, timer.seat, action, by_timeout=True)
             prefix = viewer.t("common.timed_out", name=table.names[timer.seat])
-            await self.publish(table, events, before, prefix=prefix)
+            publication = await self._apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
+            await self.deliver(table, publication)

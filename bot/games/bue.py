@@ -50,6 +50,7 @@ class BueAdapter(GameAdapter):
     code_params = frozenset({"card", "gave", "received", "cards"})
     embed_events = frozenset({"bue.event.game_scored", "bue.event.match_won"})
     start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
+    free_moves = frozenset({"shuffle"})
 
     # ------------------------------------------------------------------ drawing
 
@@ -315,7 +316,7 @@ class BueAdapter(GameAdapter):
     async def _choose_partner(self, click: Click) -> None:
         _, seat, view, viewer = await self._my_decision(click, "deck")
         self._check_stamp(view, click.parts)
-        give = int(click.values[0])
+        give = click.chosen()
         base = f"{stamp(view)}.{give}"
         deck_usable = view["deck"] > 0 or view["discard"] > 0
         items: list[discord.ui.Item[Any]] = [
@@ -345,7 +346,7 @@ class BueAdapter(GameAdapter):
     async def _choose_taken_card(self, click: Click) -> None:
         _, _, view, viewer = await self._my_decision(click, "swap")
         self._check_stamp(view, click.parts)
-        give, partner = int(click.parts[2]), int(click.parts[3])
+        give, partner = click.number(2), click.number(3)
         items: list[discord.ui.Item[Any]] = [
             game_button(
                 click.game_id,
@@ -396,15 +397,15 @@ class BueAdapter(GameAdapter):
         return "\n".join(private) or viewer.t("common.done")
 
     async def _exchange_with_deck(self, click: Click) -> None:
-        await self._play(click, {"type": "deck", "give": int(click.parts[2])}, self._what_happened)
+        await self._play(click, {"type": "deck", "give": click.number(2)}, self._what_happened)
 
     async def _swap(self, click: Click) -> None:
-        give, partner, take = (int(p) for p in click.parts[2:5])
+        give, partner, take = (click.number(index) for index in range(2, 5))
         move = {"type": "swap", "give": give, "target": partner, "take": take}
         await self._play(click, move, self._what_happened)
 
     async def _reveal(self, click: Click) -> None:
-        position = int(click.values[0])
+        position = click.chosen()
         await self._play(
             click,
             {"type": "reveal", "position": position},

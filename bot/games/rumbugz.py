@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
+from bot.adapter import (
+    Click,
+    GameAdapter,
+    Rendered,
+    Viewer,
+    component_view,
+    game_button,
+    game_select,
+    number,
+)
 from bot.commands import game_group
 from bot.i18n import t
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, font
@@ -172,11 +181,11 @@ class Picks:
         named: dict[str, int] = {}
         for item in filter(None, text.split(",")):
             code, value = (item[:2], item[2:]) if item.startswith("P") else (item, "")
-            if code not in NUMBER_OF or (value and not value.isdigit()):
+            if code not in NUMBER_OF:
                 raise _malformed()
             codes.append(code)
             if value:
-                named[code] = int(value)
+                named[code] = number(value)
         return cls(tuple(codes), named)
 
     @classmethod
@@ -225,9 +234,9 @@ class LayDraft:
 
     @classmethod
     def decode(cls, parts: Sequence[str]) -> LayDraft:
-        if len(parts) < 3 or not parts[0].isdigit() or (parts[1] and parts[1] not in KIND_OF_LETTER):
+        if len(parts) < 3 or (parts[1] and parts[1] not in KIND_OF_LETTER):
             raise _malformed()
-        return cls(int(parts[0]), KIND_OF_LETTER.get(parts[1]), Picks.decode(parts[2]))
+        return cls(number(parts[0]), KIND_OF_LETTER.get(parts[1]), Picks.decode(parts[2]))
 
     def entries(self) -> list[Entry]:
         return self.picks.entries(self.kind) if self.kind else []
@@ -250,12 +259,12 @@ class ChangeDraft:
 
     @classmethod
     def decode(cls, parts: Sequence[str]) -> ChangeDraft:
-        if len(parts) < 4 or not parts[0].isdigit() or not parts[1].isdigit():
+        if len(parts) < 4:
             raise _malformed()
         remove = tuple(filter(None, parts[3].split(",")))
         if any(code not in NUMBER_OF for code in remove):
             raise _malformed()
-        return cls(int(parts[0]), int(parts[1]), Picks.decode(parts[2]), remove)
+        return cls(number(parts[0]), number(parts[1]), Picks.decode(parts[2]), remove)
 
     def added(self, sequence: Mapping[str, Any]) -> list[Entry]:
         kept = [value for code, value in table_entries(sequence) if code not in self.remove]
@@ -710,7 +719,7 @@ class RumBugzAdapter(GameAdapter):
             hand[start : start + OPTIONS_PER_SELECT] for start in range(0, len(hand), OPTIONS_PER_SELECT)
         ]
         selects: list[discord.ui.Item[Any]] = []
-        for number, part in enumerate(parts[:HAND_MENUS]):
+        for index, part in enumerate(parts[:HAND_MENUS]):
             select = game_select(
                 game_id,
                 move,
@@ -719,7 +728,7 @@ class RumBugzAdapter(GameAdapter):
                     discord.SelectOption(label=bug_text(code, viewer), value=code, default=code in picked)
                     for code in part
                 ],
-                f"{arg}.{number}",
+                f"{arg}.{index}",
             )
             select.min_values, select.max_values = 0, min(len(part), LONGEST_SEQUENCE)
             selects.append(select)
@@ -728,8 +737,8 @@ class RumBugzAdapter(GameAdapter):
     @staticmethod
     def _hand_part(hand: Sequence[str], parts: Sequence[str]) -> list[str]:
         """The Bugz a hand select offered (its part number is the custom_id's last field)."""
-        number = int(parts[-1]) if parts and parts[-1].isdigit() else 0
-        return list(hand[number * OPTIONS_PER_SELECT : (number + 1) * OPTIONS_PER_SELECT])
+        part = number(parts[-1]) if parts else 0
+        return list(hand[part * OPTIONS_PER_SELECT : (part + 1) * OPTIONS_PER_SELECT])
 
     @staticmethod
     def _plyt_selects(
@@ -898,7 +907,7 @@ class RumBugzAdapter(GameAdapter):
     async def _lay_plyt(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
             draft = LayDraft.decode(click.parts)
-            return replace(draft, picks=draft.picks.name(click.parts[-1], int(click.values[0])))
+            return replace(draft, picks=draft.picks.name(click.parts[-1], click.chosen()))
 
         await self._show_lay(click, draft_of)
 
@@ -913,7 +922,7 @@ class RumBugzAdapter(GameAdapter):
 
     def _pick_suggestion(self, table: Table, seat: int, action_type: str, values: Sequence[str]) -> JSON:
         moves = self._suggested(table, seat, action_type)
-        index = int(values[0]) if values and values[0].isdigit() else len(moves)
+        index = number(values[0]) if values else len(moves)
         if index >= len(moves):
             raise GameError("error.out_of_date")
         return moves[index]
@@ -1074,7 +1083,7 @@ class RumBugzAdapter(GameAdapter):
     async def _change_sequence(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             self._check_stamp(table, "".join(click.parts[:1]))
-            sequence = self._sequence(view, int(click.values[0]))
+            sequence = self._sequence(view, click.chosen())
             return ChangeDraft(table.row.version, sequence["id"])
 
         await self._show_change(click, draft_of)
@@ -1098,7 +1107,7 @@ class RumBugzAdapter(GameAdapter):
     async def _change_plyt(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
-            return replace(draft, add=draft.add.name(click.parts[-1], int(click.values[0])))
+            return replace(draft, add=draft.add.name(click.parts[-1], click.chosen()))
 
         await self._show_change(click, draft_of)
 

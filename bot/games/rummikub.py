@@ -320,7 +320,8 @@ async def setup(bot: GameBot) -> None:
     @group.command(name="play", description=described("rummikub.cmd.play"))
     @app_commands.describe(tiles=described("rummikub.cmd.option.tiles"))
     async def play(interaction: discord.Interaction, tiles: str) -> None:
-        await play_tiles(tables, interaction, await running_game(interaction), tiles)
+        # str(): a forged interaction may send any JSON type for the option.
+        await play_tiles(tables, interaction, await running_game(interaction), str(tiles))
 
     @play.autocomplete("tiles")
     async def rack_tiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -123,6 +123,7 @@ def face_down_by_column(view: JSON) -> dict[str, list[str]]:
 class SerieBumAdapter(GameAdapter):
     engine = SerieBum
     colour = discord.Colour.from_rgb(232, 110, 26)
+    dm_closed_key = "seriebum.dm_closed"
     code_params = frozenset({"tile", "other_tile", "tiles", "removed", "survivors"})
     embed_events = frozenset({"seriebum.event.match_won"})
     start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
@@ -601,7 +602,7 @@ class SerieBumAdapter(GameAdapter):
 
     async def _choose(self, kind: str, click: Click) -> None:
         """Option ``values[0]`` of a ``kind`` select, if the game is still where the select was drawn."""
-        version, index = int(click.parts[0]), int(click.values[0])
+        version, index = click.number(0), click.chosen()
 
         def action(table: Table, seat: int) -> JSON:
             if table.row.version != version:

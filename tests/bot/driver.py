@@ -25,6 +25,19 @@ def components(message: Any) -> list[Any]:
     return [child for row in message.components for child in row.children]
 
 
+def move_of(custom_id: str | None) -> tuple[str, int, str, str] | None:
+    """(gm or gs, game id, move, argument) of a game component's custom_id; None for any other."""
+    if not custom_id or custom_id[:3] not in ("gm:", "gs:"):
+        return None
+    kind, game, _version, move, arg = custom_id.split(":", 4)
+    return kind, int(game), move, arg
+
+
+def component_for(message: Any, game_id: int, move: str, *, kind: str = "gm", arg: str = "") -> Any:
+    """The component of ``message`` for this game's ``move`` with argument ``arg``."""
+    return next(c for c in components(message) if move_of(c.custom_id) == (kind, game_id, move, arg))
+
+
 class TableDriver(Generic[GameT]):
     """Plays one game through the real bot as users would; subclasses add the game's own moves."""
 

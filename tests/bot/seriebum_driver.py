@@ -15,7 +15,7 @@ from games.seriebum import SerieBum
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, REARRANGE, STEAL
 from games.seriebum.series import Layout, blast_choices, single_choices, steal_choices, take_choices
 from games.seriebum.tiles import CELLS, JOLLY, RUBA, TILES, is_number, kind_of
-from tests.bot.driver import TableDriver, components
+from tests.bot.driver import TableDriver, component_for, components, move_of
 
 COLOUR_SQUARES = {"R": "🟥", "Y": "🟨", "W": "⬜", "B": "🟦"}
 
@@ -167,7 +167,8 @@ class SerieBumDriver(TableDriver[SerieBum]):
 
     async def open_panel(self, seat: int) -> Any:
         """The table's main button: Flip, Place the tiles, Steal a tile, Choose what blows up..."""
-        result = await self.members[seat].click(self.table, custom_id=f"gm:{self.game_id}:panel:")
+        button = component_for(self.table_message(), self.game_id, "panel")
+        result = await self.members[seat].click(self.table, custom_id=button.custom_id)
         self.panels[seat] = result.response
         return result
 
@@ -175,9 +176,9 @@ class SerieBumDriver(TableDriver[SerieBum]):
         """Column from the select, then the row button; the panel stays open for the second flip."""
         member = self.members[seat]
         panel = self.panels.get(seat)
-        if panel is None or not self._has(panel, ":column:"):
+        if panel is None or not self._has(panel, "column"):
             panel = (await self.open_panel(seat)).response
-        if not self._has(panel, f":flip:{cell}"):
+        if not self._has(panel, "flip", arg=cell):
             panel = (await member.select(panel, [cell[0]])).response or panel
         result = await member.click(panel, label=cell)
         self.panels[seat] = result.response or panel
@@ -186,7 +187,7 @@ class SerieBumDriver(TableDriver[SerieBum]):
     async def choose(self, seat: int, kind: str, index: int) -> Any:
         member = self.members[seat]
         panel = self.panels.get(seat)
-        if panel is None or not self._has(panel, f"gs:{self.game_id}:{kind}:"):
+        if panel is None or not self._has(panel, kind, "gs"):
             if kind == "move" and self.state().phase == FLIP:
                 result = await member.click(self.table, label="Move tiles")
                 panel = result.response
@@ -196,7 +197,7 @@ class SerieBumDriver(TableDriver[SerieBum]):
         select = next(
             child.custom_id
             for child in components(panel)
-            if child.custom_id.startswith(f"gs:{self.game_id}:{kind}:")
+            if (move_of(child.custom_id) or ())[:3] == ("gs", self.game_id, kind)
             and child.custom_id.endswith(f".{chunk}")
         )
         result = await member.select(panel, [str(index)], custom_id=select)
@@ -215,11 +216,15 @@ class SerieBumDriver(TableDriver[SerieBum]):
         return await self.end_turn(seat)
 
     @staticmethod
-    def _has(message: Any, custom_id_part: str) -> bool:
-        return any(
-            custom_id_part in (child.custom_id or "") and not getattr(child, "disabled", False)
-            for child in components(message)
-        )
+    def _has(message: Any, move: str, kind: str | None = None, arg: str | None = None) -> bool:
+        """Whether ``message`` offers an enabled component for ``move`` (of that kind, with that argument)."""
+        for child in components(message):
+            parsed = move_of(child.custom_id)
+            if parsed is None or getattr(child, "disabled", False) or parsed[2] != move:
+                continue
+            if (kind is None or parsed[0] == kind) and (arg is None or parsed[3] == arg):
+                return True
+        return False
 
     # ------------------------------------------------------------------ what users can see
 

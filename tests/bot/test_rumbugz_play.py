@@ -16,7 +16,7 @@ import pytest
 from games.core import JSON
 from games.rumbugz import RumBugz
 from games.rumbugz.bugz import KINDS, NUMBER_OF, candidate_lays, is_plyt
-from tests.bot.driver import NAMES, TableDriver, components
+from tests.bot.driver import NAMES, TableDriver, component_for, components, move_of
 from tests.bot.test_bue_play import ephemeral_text
 from tests.rumbugz.positions import arrange, seq
 
@@ -70,16 +70,18 @@ class RumBugzDriver(TableDriver[RumBugz]):
         """A step button, found by its move (its label may name the discard's top), on the table
         or on the message ``on`` (a player's hand, which has the buttons of their next step)."""
         message = self.table_message() if on is None else on
-        return await self.members[seat].click(message, custom_id=f"gm:{self.game_id}:{move}:")
+        button = component_for(message, self.game_id, move)
+        return await self.members[seat].click(message, custom_id=button.custom_id)
 
     def menu(self, panel: Any, move: str, ending: str = "") -> Any:
         """The panel's select for ``move`` whose custom_id ends with ``ending``, if it shows one."""
-        prefix = f"gs:{self.game_id}:{move}:"
         return next(
             (
                 c
                 for c in components(panel.response.message)
-                if c.custom_id.startswith(prefix) and c.custom_id.endswith(ending)
+                if (parsed := move_of(c.custom_id))
+                and parsed[:3] == ("gs", self.game_id, move)
+                and c.custom_id.endswith(ending)
             ),
             None,
         )
@@ -284,7 +286,7 @@ async def test_only_eligible_players_may_bid(simcord_env, database_path):
     driver = RumBugzDriver(simcord_env, database_path, players=3)
     outsider = driver.guild.add_member(simcord_env.create_user("zoe"))
     await driver.open()
-    assert not any(c.custom_id.endswith(":bid:") for c in components(driver.table_message()))
+    assert not any((move_of(c.custom_id) or "")[2:3] == ("bid",) for c in components(driver.table_message()))
     discarder = driver.state().turn
     while driver.state().bids is None:
         seat, action = oracle_move(driver.state())
@@ -300,7 +302,8 @@ async def test_only_eligible_players_may_bid(simcord_env, database_path):
     for seat in (discarder, game.turn):
         refused = await driver.press(seat, "bid")
         assert "You cannot bid now" in ephemeral_text(refused)
-    stranger = await outsider.click(driver.table_message(), custom_id=f"gm:{driver.game_id}:bid:")
+    bid = component_for(driver.table_message(), driver.game_id, "bid")
+    stranger = await outsider.click(driver.table_message(), custom_id=bid.custom_id)
     assert "not playing in this game" in ephemeral_text(stranger)
     assert driver.state().to_json() == before
 

@@ -18,7 +18,7 @@ import pytest
 from bot.client import GameBot
 from bot.config import Settings
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, STEAL
-from tests.bot.driver import NAMES, components
+from tests.bot.driver import NAMES, components, move_of
 from tests.bot.seriebum_driver import Choose, MemoryPlayers, Move, SerieBumDriver, apply_move, hidden_tiles
 
 SEED = 2
@@ -44,7 +44,7 @@ def option_labels(message, kind: str) -> list[str]:
     return [
         option.label
         for child in components(message)
-        if f":{kind}:" in (child.custom_id or "")
+        if (move_of(child.custom_id) or ("", 0, ""))[2] == kind
         for option in child.options
     ]
 
