@@ -87,7 +87,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX results_by_board ON results (guild_id, kind);
     """,
     """
-    -- The version at which each seat's open decision began: a click made on an older table is stale.
+    -- The version at which each seat's open decision last changed: a click drawn before it is stale.
     ALTER TABLE seats ADD COLUMN decision_since INTEGER NOT NULL DEFAULT 0;
 
     -- What a committed move must still tell players (the transactional outbox): written with the
@@ -189,8 +189,8 @@ class Commit:
     finished: bool = False
     winner: int | None = None
     gone: Iterable[int] = ()
-    # Seats facing a decision that began with this move.
-    new_decisions: Iterable[int] = ()
+    # Seats whose open decision began, ended or changed with this move.
+    changed_decisions: Iterable[int] = ()
     # What players must be told of this move (see the outbox table).
     publication: dict[str, Any] | None = None
 
@@ -441,7 +441,7 @@ class Store:
             )
             await db.executemany(
                 "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
-                [(version, game.id, seat) for seat in change.new_decisions],
+                [(version, game.id, seat) for seat in change.changed_decisions],
             )
             await self._write_timers(db, game.id, change.timers)
             if change.publication is not None:

@@ -99,15 +99,15 @@ class Publication:
         )
 
 
-def new_decisions(
+def changed_decisions(
     before: Mapping[int, frozenset[str]], after: Mapping[int, frozenset[str]], actor: int | None
 ) -> list[int]:
-    """Seats whose open decision began with this move: a click made before it is stale for them.
-
-    A seat still facing the very decision it faced (a simultaneous reveal while others choose)
-    keeps it; the seat that moved always faces a new one.
+    """Seats whose open decision began, ended or changed with this move: a click made before it
+    is stale for them. A seat still facing the very decision it faced (a simultaneous reveal while
+    others choose) keeps it; the seat that moved never does.
     """
-    return sorted(seat for seat, actions in after.items() if seat == actor or before.get(seat) != actions)
+    seats = set(before) | set(after) | ({actor} if actor is not None else set())
+    return sorted(seat for seat in seats if seat == actor or before.get(seat) != after.get(seat))
 
 
 def decision_key(actions: frozenset[str]) -> str:
@@ -147,7 +147,7 @@ class TableMovedOn(GameError):
 
 
 def check_fresh(seat: SeatRow) -> None:
-    """Refuse a click drawn before the decision its player now faces began (see ``drawn_at``)."""
+    """Refuse a click drawn before its player's decision last changed (see ``drawn_at``)."""
     seen = drawn_at.get()
     if seen is not None and seen < seat.decision_since:
         raise TableMovedOn
@@ -289,7 +289,7 @@ class TableService:
             finished=game.finished,
             winner=game.winner(),
             gone=gone,
-            new_decisions=new_decisions(deciding, game.to_act(), seat),
+            changed_decisions=changed_decisions(deciding, game.to_act(), seat),
             publication=publication.to_json(),
         )
         try:

@@ -1,0 +1,328 @@
+"""What a hostile or unlucky world does to the bot: crashes between a commit and its
+announcements, stale and simultaneous clicks, other servers reaching in, forged input."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.__main__ import configure_logging
+from bot.store import ChannelBusy, Store
+from bot.tables import TableService
+from tests.bot.bue_driver import BueDriver
+from tests.bot.driver import NAMES, component_for, components
+from tests.bot.forging import forge_click
+from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
+from tests.bot.test_bue_play import ephemeral_text
+from tests.bot.test_rummikub_play import RummikubDriver
+
+
+def channel_lines(driver, text: str) -> int:
+    return sum(text in message.content for message in driver.channel.history())
+
+
+def dm_count(driver, seat: int, text: str) -> int:
+    return sum(text in message.content for message in driver.dm_messages(seat))
+
+
+async def crash_after_commit(monkeypatch) -> None:
+    """The process dies right after its next commit: nothing of it is announced."""
+
+    async def killed(self, table, publication, pending=None) -> None:
+        return None
+
+    monkeypatch.setattr(TableService, "deliver", killed)
+
+
+# ---------------------------------------------------------------------- crashes
+
+
+async def test_a_move_saved_before_a_crash_is_announced_once_after_the_restart(
+    simcord_env, database_path, make_bot, monkeypatch
+):
+    driver = RummikubDriver(simcord_env, database_path)
+    await driver.open()
+    seat = driver.state().turn
+    other = 1 - seat
+    table_before = driver.table_message()
+    pool_before = len(driver.state().pool)
+    calls_before = dm_count(driver, other, "your move")
+
+    with monkeypatch.context() as patch:
+        await crash_after_commit(patch)
+        await driver.members[seat].click(table_before, label="Draw")
+    assert len(driver.state().pool) == pool_before - 1  # saved...
+    assert channel_lines(driver, f"**{NAMES[seat]}** drew a tile") == 0  # ...but not announced
+
+    await simcord_env.restart_bot(make_bot())
+    assert channel_lines(driver, f"**{NAMES[seat]}** drew a tile") == 1
+    assert f"<@{driver.members[other].id}>" in driver.channel.last_message.content
+    assert dm_count(driver, other, "your move") == calls_before + 1
+    assert driver.table_message().id == table_before.id
+    assert str(pool_before - 1) in driver.table_message().embeds[0].footer.text
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+
+    # Nothing is sent twice, however often the bot restarts.
+    await simcord_env.restart_bot(make_bot())
+    assert channel_lines(driver, f"**{NAMES[seat]}** drew a tile") == 1
+    assert dm_count(driver, other, "your move") == calls_before + 1
+
+
+async def test_a_begin_saved_before_a_crash_shows_the_table_and_deals_after_the_restart(
+    simcord_env, database_path, make_bot, monkeypatch
+):
+    driver = BueDriver(simcord_env, database_path, players=2)
+    with monkeypatch.context() as patch:
+        await crash_after_commit(patch)
+        await driver.open()
+    assert driver.status() == "running"
+    assert all(not driver.dm_messages(seat) for seat in range(2))
+
+    await simcord_env.restart_bot(make_bot())
+    assert driver.table_message().embeds[0].title.startswith("Bué")
+    assert any(c.label == "Exchange" for c in components(driver.table_message()))
+    for seat in range(2):
+        assert dm_count(driver, seat, "Your new cards") == 1
+
+
+async def test_a_finished_match_saved_before_a_crash_posts_its_results_after_the_restart(
+    simcord_env, database_path, make_bot, monkeypatch
+):
+    driver = RummikubDriver(simcord_env, database_path)
+    await driver.open()
+    game = driver.state()
+    seat = game.turn
+    # Arrange a rack that goes out in one play.
+    game.racks[seat] = ["r1", "r2", "r3", "k5", "b5", "o5", "r10", "r11", "r12", "r13"]
+    driver.arrange(game)
+    with monkeypatch.context() as patch:
+        await crash_after_commit(patch)
+        await driver.members[seat].slash(driver.channel, "rummikub play", tiles=" ".join(game.racks[seat]))
+    assert driver.state().finished
+
+    await simcord_env.restart_bot(make_bot())
+    results = [m for m in driver.channel.history() if any("wins" in (e.title or "") for e in m.embeds)]
+    assert len(results) == 1
+    assert any(c.label == "Rematch" for c in components(results[0]))
+
+
+# ---------------------------------------------------------------------- stale clicks
+
+
+async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
+    simcord_env, database_path, monkeypatch
+):
+    driver = RummikubDriver(simcord_env, database_path)
+    await driver.open()
+    seat = driver.state().turn
+    table = driver.table_message()
+    waiting_draw = component_for(table, driver.game_id, "draw").custom_id  # what the waiter clicked
+    await driver.members[seat].click(table, label="Draw")
+    after_move = driver.state().to_json()
+
+    # The click reaches the bot after the move: refused, with the table as it now is.
+    late = await forge_click(simcord_env, driver.members[1 - seat], driver.channel, table, waiting_draw)
+    assert "moved on" in ephemeral_text(late)
+    assert late.response.embeds
+    # The click passed the first check and queued on the game's lock while the move was saved.
+    monkeypatch.setattr(TableService, "check_click", no_check)
+    queued = await forge_click(simcord_env, driver.members[1 - seat], driver.channel, table, waiting_draw)
+    assert "moved on" in ephemeral_text(queued)
+    assert driver.state().to_json() == after_move
+
+    # The table drawn after the move works.
+    await driver.members[1 - seat].click(driver.table_message(), label="Draw")
+    assert driver.state().turn == seat
+
+
+async def no_check(self, interaction, row) -> None:
+    return None
+
+
+async def test_a_double_click_plays_once(simcord_env, database_path):
+    driver = RummikubDriver(simcord_env, database_path)
+    await driver.open()
+    seat = driver.state().turn
+    table = driver.table_message()
+    draw = component_for(table, driver.game_id, "draw").custom_id
+    await driver.members[seat].click(table, label="Draw")
+    after = driver.state().to_json()
+    again = await forge_click(simcord_env, driver.members[seat], driver.channel, table, draw)
+    assert "moved on" in ephemeral_text(again)
+    assert driver.state().to_json() == after
+
+
+async def test_a_forged_exchange_queued_behind_a_move_does_not_play(simcord_env, database_path, monkeypatch):
+    driver = BueDriver(simcord_env, database_path, players=3)
+    await driver.open()
+    seat = driver.state().turn
+    nxt = (seat + 1) % 3
+    table = driver.table_message()
+    game = driver.state()
+    deck = component_for(table, driver.game_id, "exchange").custom_id.replace(":exchange:", ":deck:")
+    deck += f"{game.game_number}.{game.round}.0"
+    await driver.exchange_with_deck(seat, 0)
+    after = driver.state().to_json()
+    monkeypatch.setattr(TableService, "check_click", no_check)
+    refused = await forge_click(simcord_env, driver.members[nxt], driver.channel, table, deck)
+    assert "moved on" in ephemeral_text(refused)
+    assert driver.state().to_json() == after
+
+
+async def test_a_simultaneous_reveal_stays_open_to_who_has_not_chosen(simcord_env, database_path):
+    driver = BueDriver(simcord_env, database_path, players=2)
+    await driver.open()
+    while "reveal" not in next(iter(driver.state().to_act().values())):
+        game = driver.state()
+        await driver.exchange_with_deck(game.turn, 0)
+    panels = [
+        await driver.members[seat].click(driver.table_message(), label="Reveal a card") for seat in (0, 1)
+    ]
+    await driver.members[0].select(panels[0].response, ["0"])
+    done = await driver.members[1].select(panels[1].response, ["0"])
+    assert "moved on" not in (done.response.content if done.response else "")
+    assert driver.state().round == 2 or driver.state().game_number == 2
+
+
+# ---------------------------------------------------------------------- other servers
+
+
+async def test_another_servers_manager_cannot_cancel_and_its_members_cannot_join(simcord_env, database_path):
+    driver = BueDriver(simcord_env, database_path, players=2)
+    host = driver.members[0]
+    await host.slash(driver.channel, "bue start")
+    lobby = driver.channel.last_message
+    elsewhere = simcord_env.create_guild("elsewhere")
+    their_channel = elsewhere.create_text_channel("general")
+    mods = elsewhere.create_role("mods", permissions=discord.Permissions(manage_channels=True))
+    intruder = elsewhere.add_member(simcord_env.create_user("mallory"), roles=[mods])
+    cancel = next(c.custom_id for c in components(lobby) if c.label == "Cancel")
+    join = next(c.custom_id for c in components(lobby) if c.label == "Join")
+
+    refused = await forge_click(simcord_env, intruder, their_channel, lobby, cancel)
+    assert "another channel" in ephemeral_text(refused)
+    refused = await forge_click(simcord_env, intruder, their_channel, lobby, join)
+    assert "another channel" in ephemeral_text(refused)
+    assert driver.query("SELECT status, (SELECT COUNT(*) FROM seats) FROM games")[0] == ("lobby", 1)
+
+
+async def test_a_seated_player_cannot_move_from_another_server(simcord_env, database_path):
+    driver = RummikubDriver(simcord_env, database_path)
+    await driver.open()
+    seat = driver.state().turn
+    elsewhere = simcord_env.create_guild("elsewhere")
+    their_channel = elsewhere.create_text_channel("general")
+    same_person = elsewhere.add_member(driver.members[seat].user)
+    draw = component_for(driver.table_message(), driver.game_id, "draw").custom_id
+    before = driver.state().to_json()
+    refused = await forge_click(simcord_env, same_person, their_channel, driver.table_message(), draw)
+    assert "another channel" in ephemeral_text(refused)
+    assert driver.state().to_json() == before
+
+
+async def test_a_private_answer_never_edits_the_public_table(simcord_env, database_path):
+    driver = BueDriver(simcord_env, database_path, players=2)
+    await driver.open()
+    seat = driver.state().turn
+    table = driver.table_message()
+    exchange = component_for(table, driver.game_id, "exchange").custom_id
+    deck = exchange.replace(":exchange:", ":deck:") + f"{driver.state().game_number}.1.0"
+    answer = await forge_click(simcord_env, driver.members[seat], driver.channel, table, deck)
+    assert "You drew" in ephemeral_text(answer)
+    assert "You drew" not in (driver.table_message().content or "")
+    assert driver.table_message().embeds[0].title.startswith("Bué")
+
+
+# ---------------------------------------------------------------------- bad input
+
+
+async def test_twenty_people_starting_at_once_open_one_lobby(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    try:
+        starts = await asyncio.gather(
+            *(
+                store.create_lobby(
+                    kind="bue",
+                    guild_id=1,
+                    channel_id=2,
+                    host_id=user,
+                    host_name=f"p{user}",
+                    host_locale="en-US",
+                    locale="en",
+                    options={"target": 110},
+                    turn_timeout=3600,
+                    seed=user,
+                    now=0.0,
+                )
+                for user in range(20)
+            ),
+            return_exceptions=True,
+        )
+    finally:
+        await store.close()
+    assert sum(isinstance(start, int) for start in starts) == 1
+    assert sum(isinstance(start, ChannelBusy) for start in starts) == 19
+
+
+async def test_forged_ids_and_options_are_refused_without_a_traceback(simcord_env, database_path, caplog):
+    driver = BueDriver(simcord_env, database_path, players=2)
+    await driver.open()
+    seat = driver.state().turn
+    member = driver.members[seat]
+    table = driver.table_message()
+    version = component_for(table, driver.game_id, "exchange").custom_id.split(":")[2]
+    before = driver.state().to_json()
+    forged = [
+        (f"gm:{2**63}:{version}:exchange:", None),
+        (f"gm:{10**19 - 1}:{version}:exchange:", None),
+        (f"gm:{driver.game_id}:{version}:deck:x.y.z", None),
+        (f"gm:{driver.game_id}:{version}:deck:1.1.²", None),
+        (f"gm:{driver.game_id}:{version}:take:1.1.0.9", None),
+        (f"gs:{driver.game_id}:{version}:give:1.1", None),  # a select's id sent as a button
+        (f"gs:{driver.game_id}:{version}:give:1.1", ["abc"]),
+        (f"gs:{driver.game_id}:{version}:give:1.1", []),
+        (f"gm:{driver.game_id}:{version}:nosuchmove:", None),
+    ]
+    with caplog.at_level(logging.ERROR):
+        for custom_id, values in forged:
+            result = await forge_click(simcord_env, member, driver.channel, table, custom_id, values=values)
+            assert result.response is not None, custom_id
+            assert result.response.ephemeral, custom_id
+            assert "went wrong" not in result.response.content, custom_id
+        bad_target = await member.slash(
+            driver.channel, "bue abort"
+        )  # the host aborts below; first, bad options
+        assert bad_target.response.ephemeral
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert driver.state().to_json() == before or driver.status() == "aborted"
+
+
+async def test_no_log_level_writes_a_hand():
+    configure_logging("DEBUG")
+    try:
+        for name in ("discord.http", "discord.gateway"):
+            assert not logging.getLogger(name).isEnabledFor(logging.DEBUG)
+    finally:
+        configure_logging("INFO")
+
+
+async def test_a_serie_bum_player_with_closed_dms_is_pointed_at_what_exists(simcord_env, database_path):
+    driver = SerieBumDriver(simcord_env, database_path)
+    bruno = driver.members[1]
+    simcord_env.inject_error(
+        "POST",
+        f"/channels/{bruno.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    await driver.open()
+    players = MemoryPlayers()
+    while not any("direct messages" in m.content for m in driver.channel.history()):
+        await driver.play(players.next(driver.state()))
+    notice = next(m.content for m in driver.channel.history() if "direct messages" in m.content)
+    assert "My hand" not in notice
+    assert "on the table" in notice
