@@ -17,6 +17,7 @@ import discord
 from bot.i18n import t
 from bot.replies import language
 from games.core import JSON, Event, Game, GameError
+from games.robots import Robot
 
 if TYPE_CHECKING:
     from bot.tables import Table, TableService
@@ -152,6 +153,8 @@ class GameAdapter(ABC):
     """One game's Discord face. Subclasses are stateless; state comes in through views."""
 
     engine: ClassVar[type[Game]]
+    # The computer player of the game.
+    robot: ClassVar[type[Robot]]
     colour: ClassVar[discord.Colour]
     # Event params holding a card/tile code (or a list of codes), shown through label().
     code_params: ClassVar[frozenset[str]] = frozenset()

@@ -17,7 +17,7 @@ from bot.commands import leaderboard_command
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
-from bot.lobby import Lobbies, LobbyButton
+from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.replies import language, report_error
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin
@@ -69,7 +69,7 @@ class GameBot(commands.Bot):
         for extension in self.game_extensions:
             await self.load_extension(extension)
         self.tree.add_command(leaderboard_command(self))
-        self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
+        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect)
         await self._sync_commands()
         await self._resume_games()
 

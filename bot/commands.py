@@ -13,6 +13,7 @@ from bot.adapter import GameAdapter
 from bot.i18n import described, t
 from bot.replies import language, reply
 from games.core import GameError, Option
+from games.robots import LEVELS
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -57,12 +58,24 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
     """
 
     async def start(
-        interaction: discord.Interaction, turn_timeout: str | None = None, **options: int | None
+        interaction: discord.Interaction,
+        turn_timeout: str | None = None,
+        computers: int | None = None,
+        computer_level: str | None = None,
+        **options: int | None,
     ) -> None:
         given = {name: option_number(name, value) for name, value in options.items()}
-        # str(): a forged interaction may send any JSON type for the option.
+        level = computer_level or "hard"
+        if level not in LEVELS:
+            raise GameError("error.robot_level", level=level)
+        count = option_number("computers", computers) or 0
         await bot.lobbies.open(
-            interaction, adapter, given, None if turn_timeout is None else str(turn_timeout)
+            interaction,
+            adapter,
+            given,
+            # str(): a forged interaction may send any JSON type for the option.
+            None if turn_timeout is None else str(turn_timeout),
+            robots=[level] * min(max(count, 0), adapter.engine.max_players - 1),
         )
 
     engine_options = {option.name: option for option in adapter.engine.options}
@@ -73,10 +86,19 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
             ),
             *(optional(name, option_type(engine_options[name])) for name in adapter.start_options),
             optional("turn_timeout", str),
+            optional("computers", app_commands.Range[int, 0, adapter.engine.max_players - 1]),
+            optional("computer_level", str),
         ]
     )
-    descriptions = {**adapter.start_options, "turn_timeout": "cmd.option.turn_timeout"}
-    return app_commands.describe(**{name: described(key) for name, key in descriptions.items()})(start)
+    descriptions = {
+        **adapter.start_options,
+        "turn_timeout": "cmd.option.turn_timeout",
+        "computers": "cmd.option.computers",
+        "computer_level": "cmd.option.computer_level",
+    }
+    levels = [app_commands.Choice(name=described(f"lobby.level.{level}"), value=level) for level in LEVELS]
+    described_start = app_commands.describe(**{name: described(key) for name, key in descriptions.items()})
+    return app_commands.choices(computer_level=levels)(described_start(start))
 
 
 def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:

@@ -16,6 +16,8 @@ class Settings:
     database_path: str
     dev_guild_id: int | None
     log_level: str
+    # Seconds a computer player waits before it moves, so people can follow.
+    robot_pause: float = 2.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -26,4 +28,5 @@ class Settings:
             database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
             dev_guild_id=int(guild) if guild.isdigit() else None,
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
+            robot_pause=float(os.environ.get("ROBOT_PAUSE", "").strip() or 2.0),
         )

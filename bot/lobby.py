@@ -10,10 +10,11 @@ import discord
 
 from bot.adapter import GameAdapter, component_view
 from bot.i18n import duration_text, language_of, parse_duration, t
-from bot.replies import language
+from bot.replies import language, show_panel
 from bot.store import ChannelBusy, GameRow, SeatRow
-from bot.tables import Publication, check_origin, plan_timers
+from bot.tables import check_origin
 from games.core import GameError
+from games.robots import LEVELS
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -47,7 +48,9 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
         colour=adapter.colour,
     )
     players = "\n".join(
-        f"{seat.seat + 1}. <@{seat.user_id}>" + (" 👑" if seat.user_id == row.host_id else "")
+        f"{seat.seat + 1}. "
+        + (seat.name if seat.is_robot else f"<@{seat.user_id}>")
+        + (" 👑" if seat.user_id == row.host_id else "")
         for seat in seats
     )
     embed.add_field(
@@ -69,6 +72,7 @@ class LobbyButton(
         ("leave", discord.ButtonStyle.secondary, "🚪"),
         ("begin", discord.ButtonStyle.primary, "▶️"),
         ("cancel", discord.ButtonStyle.danger, "✖️"),
+        ("computers", discord.ButtonStyle.secondary, "🤖"),
     )
 
     def __init__(
@@ -101,6 +105,62 @@ class LobbyButton(
         await bot.guard(interaction, bot.lobbies.handle(interaction, self.game_id, self.move))
 
 
+class LobbySelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"lobbysel:(?P<game>\d{1,19}):(?P<move>[a-z]{1,10})",
+):
+    """The host's menus for the lobby's computer players: add one at a level, or remove one."""
+
+    def __init__(
+        self, game_id: int, move: str, options: Sequence[discord.SelectOption] = (), placeholder: str = ""
+    ) -> None:
+        self.game_id = game_id
+        self.move = move
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"lobbysel:{game_id}:{move}",
+                options=list(options) or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+    ) -> LobbySelect:
+        return cls(int(match["game"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GameBot = interaction.client  # type: ignore[assignment]
+        data: Any = interaction.data or {}
+        values = data.get("values") if isinstance(data, dict) else None
+        chosen = str(values[0]) if isinstance(values, list) and values else ""
+        await bot.guard(interaction, bot.lobbies.computers(interaction, self.game_id, self.move, chosen))
+
+
+def robot_name(locale: str, level: str, seats: Sequence[SeatRow]) -> str:
+    """ "🤖 Computer 2 (hard)": the robot mark, a number among the lobby's computers, the level."""
+    lang = language_of(locale)
+    number = sum(seat.is_robot for seat in seats) + 1
+    return t(lang, "lobby.computer_name", number=number, level=t(lang, f"lobby.level.{level}"))
+
+
+def computer_menus(
+    game_id: int, seats: Sequence[SeatRow], maximum: int, lang: str
+) -> list[discord.ui.Item[Any]]:
+    """A menu to add a computer at a level (while seats are free), one to remove a computer."""
+    menus: list[discord.ui.Item[Any]] = []
+    if len(seats) < maximum:
+        levels = [
+            discord.SelectOption(label=t(lang, f"lobby.level.{level}"), value=level) for level in LEVELS
+        ]
+        menus.append(LobbySelect(game_id, "add", levels, t(lang, "lobby.computer_add")))
+    robots = [discord.SelectOption(label=seat.name, value=str(seat.seat)) for seat in seats if seat.is_robot]
+    if robots:
+        menus.append(LobbySelect(game_id, "remove", robots, t(lang, "lobby.computer_remove")))
+    return menus
+
+
 def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     return component_view(
         [
@@ -121,8 +181,10 @@ class Lobbies:
         options: Mapping[str, int | None],
         turn_timeout: str | None,
         players: Sequence[tuple[int, str, str]] = (),
+        robots: Sequence[str] = (),
     ) -> None:
-        """Open a lobby in the interaction's channel, or say which game already runs there."""
+        """Open a lobby in the interaction's channel, or say which game already runs there;
+        ``players`` are seated after the host, then computers of the ``robots`` levels."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise GameError("error.guild_only")
         resolved = adapter.engine.resolve_options({k: v for k, v in options.items() if v is not None})
@@ -147,8 +209,11 @@ class Lobbies:
         except ChannelBusy as busy:
             game = t(language(interaction), f"{busy.game.kind}.title")
             raise GameError("error.channel_busy", game=game, url=message_url(busy.game)) from None
-        row = await self.bot.store.game(game_id)
         seats = await self.bot.store.seats(game_id)
+        for level in robots[: adapter.engine.max_players - len(seats)]:
+            await self.bot.store.add_robot(game_id, level, robot_name(channel_lang, level, seats))
+            seats = await self.bot.store.seats(game_id)
+        row = await self.bot.store.game(game_id)
         await interaction.response.send_message(
             embed=lobby_embed(adapter, row, seats, channel_lang), view=lobby_view(game_id, channel_lang)
         )
@@ -159,6 +224,9 @@ class Lobbies:
         if move == "cancel":
             # Closing a lobby is closing a game: abort takes the game's lock itself.
             await self.bot.tables.abort(interaction, game_id)
+            return
+        if move == "computers":
+            await self.computers(interaction, game_id, "panel", "")
             return
         async with self.bot.tables.lock(game_id):
             row = await self.bot.store.game(game_id)
@@ -195,33 +263,67 @@ class Lobbies:
                 embed=lobby_embed(adapter, row, seats, language_of(row.locale))
             )
 
+    async def computers(self, interaction: discord.Interaction, game_id: int, move: str, chosen: str) -> None:
+        """The host's panel of computer players: ``add`` one at level ``chosen``, ``remove`` the one
+        in seat ``chosen``, or just show the ``panel``. The lobby message follows each change."""
+        async with self.bot.tables.lock(game_id):
+            row = await self.bot.store.game(game_id)
+            if row is None or row.status != "lobby":
+                raise GameError("error.lobby_closed")
+            check_origin(interaction, row, private=False)
+            if interaction.user.id != row.host_id:
+                raise GameError("error.host_only")
+            adapter = self.bot.adapters[row.kind]
+            seats = await self.bot.store.seats(game_id)
+            if move == "add":
+                if chosen not in LEVELS:
+                    raise GameError("error.robot_level", level=chosen)
+                if len(seats) >= adapter.engine.max_players:
+                    raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
+                await self.bot.store.add_robot(game_id, chosen, robot_name(row.locale, chosen, seats))
+            elif move == "remove":
+                robot = next((seat for seat in seats if seat.is_robot and str(seat.seat) == chosen), None)
+                if robot is None:
+                    raise GameError("error.lobby_closed")
+                await self.bot.store.leave_lobby(game_id, robot.user_id)
+            elif move != "panel":
+                raise GameError("error.unknown_action")
+            seats = await self.bot.store.seats(game_id)
+            lang = language(interaction)
+            panel = component_view(computer_menus(game_id, seats, adapter.engine.max_players, lang))
+            await show_panel(interaction, t(lang, "lobby.computers_panel"), view=panel)
+            if move != "panel" and row.message_id is not None:
+                await self._refresh(row, adapter, seats)
+
+    async def _refresh(self, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]) -> None:
+        """Redraw the lobby message after a change made from a private panel."""
+        channel = await self.bot.tables.channel(row.channel_id)
+        if channel is not None and row.message_id is not None:
+            embed = lobby_embed(adapter, row, seats, language_of(row.locale))
+            await channel.get_partial_message(row.message_id).edit(embed=embed)
+
     async def _begin(
         self, interaction: discord.Interaction, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]
     ) -> None:
-        game, events = adapter.engine.begin(len(seats), row.options, row.seed)
+        if all(seat.is_robot for seat in seats):
+            raise GameError("error.robots_only")
         tables = self.bot.tables
-        now = discord.utils.utcnow().timestamp()
-        publication = Publication(events, {}, show_hands=True)
-        await self.bot.store.start(
-            row.id,
-            game.to_json(),
-            plan_timers(game.required_to_act(), [], row.turn_timeout, now),
-            publication.to_json(),
-        )
-        self.bot.timers.poke()
+        publication = await tables.begin(row, list(seats), adapter)
         await interaction.response.defer()
-        table = await tables.load(row.id)
-        await tables.deliver(table, publication)
+        await tables.deliver(await tables.load(row.id), publication)
 
     async def rematch(self, interaction: discord.Interaction, row: GameRow) -> None:
         seats = await self.bot.store.seats(row.id)
         if not any(seat.user_id == interaction.user.id for seat in seats):
             raise GameError("error.not_a_player")
-        players = [(seat.user_id, seat.name, seat.locale) for seat in seats if not seat.gone]
+        players = [
+            (seat.user_id, seat.name, seat.locale) for seat in seats if not seat.gone and not seat.is_robot
+        ]
         await self.open(
             interaction,
             self.bot.adapters[row.kind],
             row.options,
             f"{row.turn_timeout // 60}m",
             players=players,
+            robots=[seat.robot for seat in seats if seat.robot is not None],
         )

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +100,27 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, version)
     );
     """,
+    """
+    -- Computer players: a seat with a level is a computer; robot_state is its memory and random
+    -- stream. Their user ids are negative, never a Discord id.
+    ALTER TABLE seats ADD COLUMN robot TEXT;
+    ALTER TABLE seats ADD COLUMN robot_state TEXT;
+    ALTER TABLE results ADD COLUMN with_computers INTEGER NOT NULL DEFAULT 0;
+
+    -- A third kind of timer: a computer's move, due after its pause.
+    CREATE TABLE timers_new (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire', 'robot')),
+        decision TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seat, kind)
+    );
+    INSERT INTO timers_new SELECT * FROM timers;
+    DROP TABLE timers;
+    ALTER TABLE timers_new RENAME TO timers;
+    CREATE INDEX timers_by_due ON timers (due_at);
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
@@ -146,6 +167,12 @@ class SeatRow:
     gone: bool
     dm_notice_sent: bool
     decision_since: int
+    robot: str | None
+    robot_state: dict[str, Any] | None
+
+    @property
+    def is_robot(self) -> bool:
+        return self.robot is not None
 
 
 @dataclass(frozen=True)
@@ -193,6 +220,8 @@ class Commit:
     changed_decisions: Iterable[int] = ()
     # What players must be told of this move (see the outbox table).
     publication: dict[str, Any] | None = None
+    # Each computer seat's memory after this move.
+    robot_states: Mapping[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def _columns(row_type: type, row: aiosqlite.Row, **decoded: Any) -> dict[str, Any]:
@@ -206,8 +235,12 @@ def _game(row: aiosqlite.Row) -> GameRow:
 
 
 def _seat(row: aiosqlite.Row) -> SeatRow:
-    flags = {"gone": bool(row["gone"]), "dm_notice_sent": bool(row["dm_notice_sent"])}
-    return SeatRow(**_columns(SeatRow, row, **flags))
+    decoded = {
+        "gone": bool(row["gone"]),
+        "dm_notice_sent": bool(row["dm_notice_sent"]),
+        "robot_state": json.loads(row["robot_state"]) if row["robot_state"] else None,
+    }
+    return SeatRow(**_columns(SeatRow, row, **decoded))
 
 
 class Store:
@@ -358,6 +391,15 @@ class Store:
             (game_id, user_id, name, locale, game_id),
         )
 
+    async def add_robot(self, game_id: int, level: str, name: str) -> None:
+        """A computer takes the next seat; its user id is negative, one per computer of the game."""
+        await self._write(
+            "INSERT INTO seats (game_id, seat, user_id, name, locale, robot)"
+            " SELECT ?, COALESCE(MAX(seat) + 1, 0), MIN(MIN(user_id), 0) - 1, ?, 'en', ? FROM seats"
+            " WHERE game_id = ?",
+            (game_id, name, level, game_id),
+        )
+
     async def leave_lobby(self, game_id: int, user_id: int) -> None:
         async with self._transaction() as db:
             await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
@@ -384,8 +426,10 @@ class Store:
         state: dict[str, Any],
         timers: Sequence[tuple[int, str, str, float]],
         publication: dict[str, Any] | None = None,
+        robot_states: Mapping[int, dict[str, Any]] | None = None,
     ) -> None:
-        """The lobby becomes a running game at version 1, with what its first deal must tell."""
+        """The lobby becomes a running game at version 1, with what its first deal must tell and
+        its computers' first memory."""
         async with self._transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET status = 'running', state = ?, version = 1"
@@ -395,6 +439,7 @@ class Store:
             if cursor.rowcount != 1:
                 raise StaleVersion(game_id)
             await db.execute("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,))
+            await self._write_robot_states(db, game_id, robot_states or {})
             await self._write_timers(db, game_id, timers)
             if publication is not None:
                 await self._write_publication(db, game_id, 1, publication)
@@ -443,13 +488,18 @@ class Store:
                 "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
                 [(version, game.id, seat) for seat in change.changed_decisions],
             )
+            await self._write_robot_states(db, game.id, change.robot_states)
             await self._write_timers(db, game.id, change.timers)
             if change.publication is not None:
                 await self._write_publication(db, game.id, version, change.publication)
             if change.finished and change.winner is not None:
                 await db.execute(
-                    "INSERT INTO results (game_id, guild_id, kind, user_id, name, points, won, finished_at)"
-                    " SELECT ?, ?, ?, user_id, name, total, seat = ?, ? FROM seats WHERE game_id = ?",
+                    "INSERT INTO results"
+                    " (game_id, guild_id, kind, user_id, name, points, won, finished_at, with_computers)"
+                    " SELECT ?, ?, ?, user_id, name, total, seat = ?, ?,"
+                    " EXISTS (SELECT 1 FROM seats AS computer WHERE computer.game_id = seats.game_id"
+                    " AND computer.robot IS NOT NULL)"
+                    " FROM seats WHERE game_id = ? AND robot IS NULL",
                     (game.id, game.guild_id, game.kind, change.winner, now, game.id),
                 )
         return version
@@ -459,6 +509,15 @@ class Store:
             "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
         )
         return [(row["seat"], json.loads(row["action"])) for row in rows]
+
+    @staticmethod
+    async def _write_robot_states(
+        db: aiosqlite.Connection, game_id: int, states: Mapping[int, dict[str, Any]]
+    ) -> None:
+        await db.executemany(
+            "UPDATE seats SET robot_state = ? WHERE game_id = ? AND seat = ?",
+            [(json.dumps(state), game_id, seat) for seat, state in states.items()],
+        )
 
     # ------------------------------------------------------------------ the outbox
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,6 +20,7 @@ from bot.i18n import duration_text, language_of, t
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, SeatRow, StaleVersion, Store, TimerRow
 from games.core import LEAVE, Event, Game, GameError, perform
+from games.robots import Robot
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -30,6 +31,8 @@ MESSAGE_LIMIT = 2000
 CANNOT_DM = 50007
 # The outbox part naming a publication's channel message (DMs are "dm:<seat>").
 CHANNEL_PART = "channel"
+# The timer kind of a computer's move.
+ROBOT_MOVE = "robot"
 
 
 @dataclass
@@ -40,6 +43,16 @@ class Table:
     seats: list[SeatRow]
     game: Game
     adapter: GameAdapter
+    # The computer players still seated, as they remember the game.
+    robots: dict[int, Robot] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.robots:
+            self.robots = {
+                seat.seat: self.adapter.robot.from_json(seat.robot_state)
+                for seat in self.seats
+                if seat.robot_state is not None and not seat.gone
+            }
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id and not s.gone), None)
@@ -52,6 +65,9 @@ class Table:
         return Viewer(language or language_of(self.row.locale), self.names, seat)
 
     def mention(self, seat: int) -> str:
+        """A person is pinged; a computer, which needs no call, is named."""
+        if self.seats[seat].is_robot:
+            return f"**{self.seats[seat].name}**"
         return f"<@{self.seats[seat].user_id}>"
 
     def jump_url(self) -> str:
@@ -164,6 +180,27 @@ def check_origin(interaction: discord.Interaction, row: GameRow, *, private: boo
     raise GameError("error.wrong_channel")
 
 
+def plan_robot_moves(
+    to_act: Mapping[int, frozenset[str]],
+    robots: Iterable[int],
+    changed: Iterable[int],
+    previous: Sequence[TimerRow],
+    pause: float,
+    now: float,
+) -> list[tuple[int, str, str, float]]:
+    """A move timer per computer seat with a decision open, after a pause so people can follow;
+    a computer whose decision did not change keeps the time it had."""
+    kept = {timer.seat: timer for timer in previous if timer.kind == ROBOT_MOVE}
+    changed = set(changed)
+    planned = []
+    for seat in sorted(set(robots) & set(to_act)):
+        decision = decision_key(to_act[seat])
+        timer = kept.get(seat)
+        keep = timer is not None and seat not in changed and timer.decision == decision
+        planned.append((seat, ROBOT_MOVE, decision, timer.due_at if keep and timer else now + pause))
+    return planned
+
+
 def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -182,6 +219,34 @@ class TableService:
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks[game_id]
+
+    def plan(
+        self, table: Table, previous: Sequence[TimerRow], changed: Iterable[int], now: float
+    ) -> list[tuple[int, str, str, float]]:
+        """Every timer the game needs now: people's reminders and expiries, computers' moves."""
+        game, robots = table.game, table.robots
+        people = {seat: actions for seat, actions in game.required_to_act().items() if seat not in robots}
+        return plan_timers(people, previous, table.row.turn_timeout, now) + plan_robot_moves(
+            game.to_act(), robots, changed, previous, self.bot.settings.robot_pause, now
+        )
+
+    async def begin(self, row: GameRow, seats: list[SeatRow], adapter: GameAdapter) -> Publication:
+        """Deal and save the running game with its timers and what its deal must announce."""
+        game, events = adapter.engine.begin(len(seats), row.options, row.seed)
+        robots = {
+            seat.seat: adapter.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot
+        }
+        table = Table(replace(row, status="running", version=1), seats, game, adapter, robots)
+        publication = Publication(events, {}, show_hands=True)
+        await self.store.start(
+            row.id,
+            game.to_json(),
+            self.plan(table, [], range(len(seats)), self.now()),
+            publication.to_json(),
+            {seat: robot.to_json() for seat, robot in robots.items()},
+        )
+        self.bot.timers.poke()
+        return publication
 
     @staticmethod
     async def render(table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered:
@@ -275,22 +340,24 @@ class TableService:
         events = await asyncio.to_thread(perform, game, seat, action)
         # A seat that timed out did not look at the table: it is called like anyone else.
         publication = Publication(events, waited_for, prefix, actor=None if by_timeout else seat)
+        for robot_seat, robot in table.robots.items():
+            robot.observe(game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)])
         gone = [seat] if action.get("type") == LEAVE else []
         now = self.now()
+        changed = changed_decisions(deciding, game.to_act(), seat)
         change = Commit(
             seat=seat,
             action=dict(action),
             state=game.to_json(),
             totals=game.totals(),
-            timers=plan_timers(
-                game.required_to_act(), await self.store.timers(table.row.id), table.row.turn_timeout, now
-            ),
+            timers=self.plan(table, await self.store.timers(table.row.id), changed, now),
             by_timeout=by_timeout,
             finished=game.finished,
             winner=game.winner(),
             gone=gone,
-            changed_decisions=changed_decisions(deciding, game.to_act(), seat),
+            changed_decisions=changed,
             publication=publication.to_json(),
+            robot_states={robot_seat: robot.to_json() for robot_seat, robot in table.robots.items()},
         )
         try:
             version = await self.store.commit(table.row, change, now)
@@ -351,7 +418,9 @@ class TableService:
         newly = [
             seat
             for seat, actions in sorted(waiting_for.items())
-            if publication.before.get(seat) != actions and seat != publication.actor
+            if publication.before.get(seat) != actions
+            and seat != publication.actor
+            and seat not in table.robots
         ]
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
@@ -359,7 +428,7 @@ class TableService:
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         await self.refresh_table(table)
-        channel = await self._channel(table.row.channel_id)
+        channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
             if table.game.finished:
@@ -398,7 +467,7 @@ class TableService:
         )
         if table.game.finished:
             rendered.items = []
-        channel = await self._channel(table.row.channel_id)
+        channel = await self.channel(table.row.channel_id)
         if channel is None:
             return
         kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
@@ -434,7 +503,12 @@ class TableService:
             seat = seat_row.seat
             with_hand = show_hands or seat in private
             part = f"dm:{seat}"
-            if seat_row.gone or not (with_hand or seat in newly) or part in pending.delivered:
+            if (
+                seat_row.gone
+                or seat_row.is_robot
+                or not (with_hand or seat in newly)
+                or part in pending.delivered
+            ):
                 continue
             viewer = table.viewer(seat, language_of(seat_row.locale))
             lines = list(private.get(seat, []))
@@ -463,7 +537,7 @@ class TableService:
                 log.warning("DM to %s refused", seat.user_id, exc_info=True)
             if not seat.dm_notice_sent:
                 await self.store.mark_dm_notice(table.row.id, seat.seat)
-                channel = await self._channel(table.row.channel_id)
+                channel = await self.channel(table.row.channel_id)
                 if channel is not None:
                     await channel.send(
                         t(
@@ -476,7 +550,7 @@ class TableService:
         except discord.HTTPException:
             log.warning("DM to %s failed", seat.user_id, exc_info=True)
 
-    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
@@ -545,7 +619,7 @@ class TableService:
                 raise GameError("error.abort_not_allowed")
             await self.store.end(game_id, "aborted")
             await reply(interaction, t(language(interaction), "common.aborted_ephemeral"))
-            channel = await self._channel(row.channel_id)
+            channel = await self.channel(row.channel_id)
             if channel is not None and row.message_id is not None:
                 text = t(language_of(row.locale), "common.aborted", mention=member.mention)
                 try:
@@ -557,7 +631,7 @@ class TableService:
     # ------------------------------------------------------------------ timers
 
     async def fire(self, timer: TimerRow) -> None:
-        """A reminder or an expiry came due; stale timers are dropped quietly."""
+        """A reminder, an expiry or a computer's move came due; stale timers are dropped quietly."""
         async with self.lock(timer.game_id):
             await self.deliver_pending(timer.game_id)
             try:
@@ -565,16 +639,19 @@ class TableService:
             except GameError:
                 await self.store.drop_timer(timer)
                 return
-            before = table.game.required_to_act()
-            actions = before.get(timer.seat)
+            deciding = table.game.to_act() if timer.kind == ROBOT_MOVE else table.game.required_to_act()
+            actions = deciding.get(timer.seat)
             if actions is None or decision_key(actions) != timer.decision:
                 await self.store.drop_timer(timer)
                 return
             viewer = table.viewer()
+            if timer.kind == ROBOT_MOVE:
+                await self._robot_move(table, timer.seat)
+                return
             if timer.kind == "remind":
                 await self.store.drop_timer(timer)
                 left = duration_text(viewer.language, table.row.turn_timeout // 2)
-                channel = await self._channel(table.row.channel_id)
+                channel = await self.channel(table.row.channel_id)
                 if channel is not None:
                     await channel.send(
                         viewer.t(
@@ -590,3 +667,17 @@ class TableService:
             prefix = viewer.t("common.timed_out", name=table.names[timer.seat])
             publication = await self._apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
             await self.deliver(table, publication)
+
+    async def _robot_move(self, table: Table, seat: int) -> None:
+        """A computer decides from its seat's view, off the event loop, and its move takes the
+        path of any other. Should it ever fail, the referee's default move is played instead, so
+        a computer never holds a game up."""
+        view = table.game.view(seat)
+        try:
+            action = await asyncio.to_thread(table.robots[seat].decide, view)
+            publication = await self._apply(table, seat, action, by_timeout=False)
+        except Exception:
+            log.exception("computer of game %s seat %s failed; playing the default move", table.row.id, seat)
+            table = await self.load(table.row.id)
+            publication = await self._apply(table, seat, table.game.default_action(seat), by_timeout=False)
+        await self.deliver(table, publication)

@@ -13,6 +13,7 @@ from bot.render import HIGHLIGHT, INK, MUTED, Canvas
 from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
 from games.bue import Bue
+from games.bue.robot import BueRobot
 from games.core import JSON, Event, GameError
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ def stamp(view: JSON) -> str:
 
 class BueAdapter(GameAdapter):
     engine = Bue
+    robot = BueRobot
     colour = discord.Colour.from_rgb(40, 110, 200)
     code_params = frozenset({"card", "gave", "received", "cards"})
     embed_events = frozenset({"bue.event.game_scored", "bue.event.match_won"})

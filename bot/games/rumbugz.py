@@ -48,6 +48,7 @@ from games.rumbugz.bugz import (
     is_plyt,
     one_of_each,
 )
+from games.rumbugz.robot import RumBugzRobot
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -284,6 +285,7 @@ class ChangeDraft:
 
 class RumBugzAdapter(GameAdapter):
     engine = RumBugz
+    robot = RumBugzRobot
     colour = discord.Colour.from_rgb(96, 168, 72)
     code_params = frozenset({"bug", "bugz", "added", "removed"})
     embed_events = frozenset({"rumbugz.event.match_won"})

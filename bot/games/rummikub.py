@@ -17,6 +17,7 @@ from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
 from games.rummikub import Rummikub
+from games.rummikub.robot import RummikubRobot
 from games.rummikub.tiles import parse_tiles, sorted_tiles
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def tile_text(code: str) -> str:
 
 class RummikubAdapter(GameAdapter):
     engine = Rummikub
+    robot = RummikubRobot
     colour = discord.Colour.from_rgb(225, 130, 10)
     code_params = frozenset({"tile", "tiles"})
     embed_events = frozenset(

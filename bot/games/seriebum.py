@@ -27,6 +27,7 @@ from bot.tables import truncate
 from games.core import JSON, Event, GameError
 from games.seriebum import SerieBum
 from games.seriebum.engine import BUM_CHOICE, FLIP, FLIP_SECOND, PLACE, REARRANGE, STEAL
+from games.seriebum.robot import SerieBumRobot
 from games.seriebum.tiles import BUM, COLUMNS, JOLLY, NUMBER, ROWS, RUBA, TILE_ID, TILES
 
 if TYPE_CHECKING:
@@ -122,6 +123,7 @@ def face_down_by_column(view: JSON) -> dict[str, list[str]]:
 
 class SerieBumAdapter(GameAdapter):
     engine = SerieBum
+    robot = SerieBumRobot
     colour = discord.Colour.from_rgb(232, 110, 26)
     dm_closed_key = "seriebum.dm_closed"
     code_params = frozenset({"tile", "other_tile", "tiles", "removed", "survivors"})

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.bue import Bue
 from games.bue.cards import DECK
-from tests.bot.driver import NAMES, TableDriver
+from tests.bot.driver import TableDriver
 
 
 class BueDriver(TableDriver[Bue]):
@@ -27,7 +27,8 @@ class BueDriver(TableDriver[Bue]):
         member = self.members[seat]
         panel = await member.click(self.table_message(), label="Exchange")
         await member.select(panel.response, [str(give)])
-        await member.click(panel.response, label=NAMES[target])
+        (name,) = self.query("SELECT name FROM seats WHERE game_id = ? AND seat = ?", self.game_id, target)[0]
+        await member.click(panel.response, label=name)
         return await member.click(panel.response, label=f"Card {take + 1}")
 
     async def reveal(self, seat: int, position: int) -> Any:

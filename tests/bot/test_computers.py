@@ -1,0 +1,147 @@
+"""Computer players through the real bot: the lobby's menus, and whole games where people
+play against them, a restart in the middle of a computer's turn included."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.bot.bue_driver import BueDriver
+from tests.bot.driver import components
+from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
+from tests.bot.test_bue_play import ephemeral_text
+from tests.bot.test_rummikub_play import RummikubDriver
+
+PAUSE = 2.0  # the default pause before a computer moves
+
+
+async def open_with_computers(driver: Any, computers: int, level: str = "hard", **options: Any) -> None:
+    """The only person opens a lobby with computers, and begins."""
+    host = driver.members[0]
+    await host.slash(
+        driver.channel, f"{driver.engine.name} start", computers=computers, computer_level=level, **options
+    )
+    await host.click(driver.channel.last_message, label="Begin")
+    driver.game_id = driver.query("SELECT MAX(id) FROM games")[0][0]
+
+
+def computer_seats(driver: Any) -> set[int]:
+    return {
+        seat
+        for (seat,) in driver.query(
+            "SELECT seat FROM seats WHERE game_id = ? AND robot IS NOT NULL", driver.game_id
+        )
+    }
+
+
+async def let_computers_play(driver: Any, env: Any) -> None:
+    """Wait, as people do, while only computers have a decision to make."""
+    robots = computer_seats(driver)
+    for _ in range(500):
+        game = driver.state()
+        if game.finished or not set(game.to_act()) <= robots:
+            return
+        await env.advance_time(PAUSE + 0.1)
+    raise AssertionError("the computers never handed back")
+
+
+async def test_the_host_adds_and_removes_a_computer_and_nobody_else_can(simcord_env, database_path):
+    driver = BueDriver(simcord_env, database_path, players=2)
+    host, guest = driver.members
+    await host.slash(driver.channel, "bue start")
+    lobby = driver.channel.last_message
+
+    refused = await guest.click(lobby, label="Computers")
+    assert "Only the host" in ephemeral_text(refused)
+
+    panel = await host.click(lobby, label="Computers")
+    assert panel.response.ephemeral
+    add = next(c for c in components(panel.response) if c.custom_id.endswith(":add"))
+    added = await host.select(panel.response, ["hard"], custom_id=add.custom_id)
+    assert "🤖 Computer 1 (hard)" in driver.channel.last_message.embeds[0].fields[0].value
+    assert driver.query("SELECT robot FROM seats WHERE robot IS NOT NULL") == [("hard",)]
+
+    remove = next(c for c in components(added.response) if c.custom_id.endswith(":remove"))
+    await host.select(added.response, ["1"], custom_id=remove.custom_id)
+    assert "Computer" not in driver.channel.last_message.embeds[0].fields[0].value
+    assert driver.query("SELECT COUNT(*) FROM seats WHERE robot IS NOT NULL")[0][0] == 0
+
+
+async def test_a_game_of_computers_only_is_refused(simcord_env, database_path):
+    driver = BueDriver(simcord_env, database_path, players=1)
+    await driver.members[0].slash(driver.channel, "bue start", computers=2)
+    lobby = driver.channel.last_message
+    assert "🤖 Computer 2 (hard)" in lobby.embeds[0].fields[0].value
+    begun = await driver.members[0].click(lobby, label="Begin")
+    assert begun.response is None or not begun.response.ephemeral  # the host is a person: it begins
+    assert driver.query("SELECT status FROM games")[0][0] == "running"
+
+
+async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, database_path):
+    driver = BueDriver(simcord_env, database_path, players=1)
+    await open_with_computers(driver, 2, target=30)
+    rng = random.Random(7)
+    robots = computer_seats(driver)
+    assert robots == {1, 2}
+    person_moves = 0
+    while driver.status() == "running":
+        await let_computers_play(driver, simcord_env)
+        if driver.status() != "running":
+            break
+        await driver.play_one(rng)
+        person_moves += 1
+        driver.assert_table_shows_only_public_cards()
+    game = driver.state()
+    assert game.finished and max(game.totals()) >= 30
+    assert person_moves > 0
+    # Computers get no DMs and are never pinged; the person's result is recorded, marked.
+    assert "Computer" in driver.table_message().embeds[0].fields[1].name
+    assert not any("<@-" in m.content for m in driver.channel.history())
+    assert driver.query("SELECT COUNT(*), MIN(with_computers) FROM results") == [(1, 1)]
+    robot_actions = driver.query("SELECT COUNT(*) FROM actions WHERE seat IN (1, 2)")[0][0]
+    assert robot_actions > person_moves
+
+
+async def test_one_person_and_two_computers_play_a_rummikub_round(simcord_env, database_path):
+    driver = RummikubDriver(simcord_env, database_path, players=1)
+    await open_with_computers(driver, 2)
+    while not driver.state().finished:
+        await let_computers_play(driver, simcord_env)
+        game = driver.state()
+        if game.finished:
+            break
+        assert game.turn == 0
+        play = game.best_play(0)
+        if play is None:
+            await driver.members[0].click(driver.table_message(), label="Draw")
+        else:
+            await driver.members[0].slash(driver.channel, "rummikub play", tiles=" ".join(play["tiles"]))
+        driver.assert_table_shows_only_the_table()
+    assert driver.state().finished
+
+
+async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(
+    simcord_env, database_path, make_bot
+):
+    driver = SerieBumDriver(simcord_env, database_path)
+    driver.members = driver.members[:1]
+    await open_with_computers(driver, 1)
+    driver.table = driver.table_message()
+    players = MemoryPlayers()
+    restarted = False
+    while driver.status() == "running" and driver.state().manche == 1:
+        game = driver.state()
+        if 1 in game.to_act():
+            if not restarted:
+                # The computer's move is due in two seconds: the bot goes down meanwhile.
+                assert driver.query("SELECT COUNT(*) FROM timers WHERE kind = 'robot'")[0][0] == 1
+                moves = driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0]
+                await simcord_env.restart_bot(make_bot())
+                restarted = True
+                await let_computers_play(driver, simcord_env)
+                assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > moves
+            await let_computers_play(driver, simcord_env)
+            continue
+        await driver.play(players.next(game))
+    assert restarted
+    assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > 0
