@@ -503,12 +503,8 @@ class TableService:
             seat = seat_row.seat
             with_hand = show_hands or seat in private
             part = f"dm:{seat}"
-            if (
-                seat_row.gone
-                or seat_row.is_robot
-                or not (with_hand or seat in newly)
-                or part in pending.delivered
-            ):
+            # A DM only when the hand changed: the channel line already calls whoever must move.
+            if seat_row.gone or seat_row.is_robot or not with_hand or part in pending.delivered:
                 continue
             viewer = table.viewer(seat, language_of(seat_row.locale))
             lines = list(private.get(seat, []))
@@ -525,13 +521,12 @@ class TableService:
     async def direct_message(self, table: Table, seat: SeatRow, text: str, rendered: Rendered | None) -> None:
         """DM a player; if their DMs are closed, say so once in the channel and carry on."""
         try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
             kwargs: dict[str, Any] = {"content": truncate(text) if text else None}
             if rendered is not None:
                 kwargs["embeds"] = rendered.embeds
                 if rendered.file is not None:
                     kwargs["file"] = rendered.file
-            await user.send(**kwargs)
+            await (await self._dm_channel(seat)).send(**kwargs)
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
                 log.warning("DM to %s refused", seat.user_id, exc_info=True)
@@ -549,6 +544,14 @@ class TableService:
                     )
         except discord.HTTPException:
             log.warning("DM to %s failed", seat.user_id, exc_info=True)
+
+    async def _dm_channel(self, seat: SeatRow) -> discord.abc.Messageable:
+        """The player's DM channel: known from the database, or opened once and remembered."""
+        if seat.dm_channel_id is not None:
+            return self.bot.get_partial_messageable(seat.dm_channel_id, type=discord.ChannelType.private)
+        channel = await self.bot.create_dm(discord.Object(id=seat.user_id))
+        await self.store.set_dm_channel(seat.user_id, channel.id)
+        return channel
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)

@@ -86,6 +86,40 @@ class Option:
         return value
 
 
+def is_int(value: Any) -> bool:
+    """An int proper: JSON's true and false are ints to Python, never a seat, position or count here."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def action_type(seat: Any, action: Any) -> str | None:
+    """The "type" of an action from outside, once its envelope is sound.
+
+    What every ``apply`` checks first, since an action and its seat come from players'
+    input: the seat an int (True or 1.0 would pass for seat 1 and index the state), the
+    action a mapping whose "type" is a string or missing. Anything else raises
+    "error.bad_action". Whether the seat plays, and each type's fields, are the engine's.
+    """
+    if not is_int(seat) or not isinstance(action, Mapping):
+        raise GameError("error.bad_action")
+    kind = action.get("type")
+    if kind is not None and not isinstance(kind, str):
+        raise GameError("error.bad_action")
+    return kind
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A value from an action as short text for an error message, whatever JSON it is.
+
+    ``str`` alone could raise (Python refuses to print an int of over 4,300 digits) or
+    make a message of any length.
+    """
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except ValueError:
+        text = type(value).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class Game(ABC):
     """One match of one game, from the first deal to the final result.
 
@@ -193,7 +227,7 @@ LEAVE = "leave"
 
 def perform(game: Game, seat: int, action: Mapping[str, Any]) -> list[Event]:
     """Apply one logged action; a seat leaving is logged like any other action."""
-    if action.get("type") == LEAVE:
+    if action_type(seat, action) == LEAVE:
         return game.remove_player(seat)
     return game.apply(seat, action)
 

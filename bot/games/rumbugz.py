@@ -9,6 +9,7 @@ button to everyone; the engine refuses whoever may not bid.
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -634,13 +635,17 @@ class RumBugzAdapter(GameAdapter):
         if seat != view["turn"]:
             raise GameError("rumbugz.error.not_your_turn")
         if step not in view["to_act"][seat]:
-            if view["phase"] == "play" and step == "lay":
-                raise GameError("rumbugz.ui.error.no_lay")
-            if view["phase"] == "play" and step == "change":
+            raise GameError("rumbugz.error.wrong_step", action=viewer.t(STEPS[step].label))
+        # The public table offers Lay and Change whatever the hand holds (the hand is secret):
+        # the player learns here, privately, when theirs makes none.
+        if step in ("lay", "change") and view["phase"] == "play":
+            moves = await asyncio.to_thread(table.game.legal_actions, seat)
+            if not any(move["type"] == step for move in moves):
+                if step == "lay":
+                    raise GameError("rumbugz.ui.error.no_lay")
                 if not view["completed"][seat]:
                     raise GameError("rumbugz.error.change_needs_sequence")
                 raise GameError("rumbugz.ui.error.no_change")
-            raise GameError("rumbugz.error.wrong_step", action=viewer.t(STEPS[step].label))
         return table, seat, view, viewer
 
     @staticmethod
@@ -678,7 +683,7 @@ class RumBugzAdapter(GameAdapter):
             ]
             if not table.game.finished:
                 lines.append(self._next_step(view, viewer))
-            rendered = self.hand(view, viewer, click.game_id)
+            rendered = await click.service.render(table, self.hand, view, viewer, click.game_id)
             await self._show(click.interaction, "\n".join(lines), rendered.items, rendered)
 
         await click.service.act(click.interaction, click.game_id, action, answer)

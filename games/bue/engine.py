@@ -26,7 +26,7 @@ from games.bue.scoring import (
     rank_by_distance,
     tie_order,
 )
-from games.core import JSON, Event, Game, GameError, Option, SeededRandom
+from games.core import JSON, Event, Game, GameError, Option, SeededRandom, action_type, is_int
 
 HAND_SIZE = 5
 ROUNDS = 5
@@ -215,11 +215,11 @@ class Bue(Game):
     # ------------------------------------------------------------------ actions
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        kind = action_type(seat, action)
         if self.phase == "over":
             raise GameError("error.game_over")
         if not 0 <= seat < self.players or not self.active[seat]:
             raise GameError("error.not_a_player")
-        kind = action.get("type")
         if kind == "shuffle":
             return self._shuffle(seat)
         allowed = self.to_act().get(seat)
@@ -235,7 +235,7 @@ class Bue(Game):
 
     def _position(self, action: Mapping[str, Any], key: str, seat: int) -> int:
         position = action.get(key)
-        if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < HAND_SIZE:
+        if not is_int(position) or not 0 <= position < HAND_SIZE:
             raise GameError("bue.error.no_such_card")
         if self.hands[seat][position].revealed:
             raise GameError("bue.error.card_revealed")
@@ -268,7 +268,7 @@ class Bue(Game):
             affected = [seat]
         else:
             target = action.get("target")
-            if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < self.players:
+            if not is_int(target) or not 0 <= target < self.players:
                 raise GameError("bue.error.no_such_player")
             if target == seat:
                 raise GameError("bue.error.swap_with_self")

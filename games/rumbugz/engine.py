@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from games.core import JSON, Event, Game, GameError, Option, SeededRandom
+from games.core import JSON, Event, Game, GameError, Option, SeededRandom, action_type, is_int, shown
 from games.rumbugz.bugz import (
     ALL_BUGZ,
     HIGHEST_NUMBER,
@@ -40,8 +40,6 @@ from games.rumbugz.bugz import (
     NUMBER_OF,
     Entry,
     bug_points,
-    can_change,
-    can_lay,
     candidate_changes,
     candidate_lays,
     changed_sequence,
@@ -174,12 +172,11 @@ class RumBugz(Game):
         return game, game._start_round()
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        kind = action_type(seat, action)
         if self.match_over:
             raise GameError("rumbugz.error.match_over")
         if not self._is_playing(seat):
             raise GameError("rumbugz.error.not_playing")
-        if not isinstance(action, Mapping):
-            raise GameError("rumbugz.error.malformed", field="action")
         handlers = {
             "draw": self._draw,
             "change": self._change,
@@ -188,19 +185,22 @@ class RumBugz(Game):
             "bid": self._bid,
             "decline": self._decline,
         }
-        action_type = action.get("type")
-        if action_type not in handlers:
-            raise GameError("rumbugz.error.unknown_action", action=str(action_type))
-        return handlers[action_type](seat, action)
+        if kind not in handlers:
+            raise GameError("rumbugz.error.unknown_action", action=shown(kind))
+        return handlers[kind](seat, action)
 
     def to_act(self) -> dict[int, frozenset[str]]:
-        """Open action types per seat; "change" and "lay" only when one can actually be made."""
-        result = self._open_types()
-        if result and self.phase == "play":
-            if not self._can_change(self.turn):
-                result[self.turn] -= {"change"}
-            if not self._can_lay(self.turn):
-                result[self.turn] -= {"lay"}
+        """Action types the rules open now, per seat.
+
+        Everyone sees these, so they never depend on a hidden hand: "change" and "lay" stay
+        open through the play phase even when the hand makes none (``apply`` refuses it then,
+        ``legal_actions`` lists none).
+        """
+        if self.match_over:
+            return {}
+        result = {self.turn: TYPES_BY_PHASE[self.phase]}
+        for seat in self.bids.undecided() if self.bids is not None else []:
+            result[seat] = BID_TYPES
         return result
 
     def optional_actions(self) -> dict[int, frozenset[str]]:
@@ -223,7 +223,7 @@ class RumBugz(Game):
         return [action for action_type in sorted(types) for action in self._legal_of_type(seat, action_type)]
 
     def default_action(self, seat: int) -> JSON:
-        types = self._open_types().get(seat, frozenset())
+        types = self.to_act().get(seat, frozenset())
         if "draw" in types:
             return {"type": "draw", "source": "bag"}
         if "discard" in types:
@@ -394,9 +394,11 @@ class RumBugz(Game):
         if not self.completed[seat]:
             raise GameError("rumbugz.error.change_needs_sequence")
         sequence_id = action.get("sequence")
-        sequence = next((sequence for sequence in self.table if sequence.id == sequence_id), None)
-        if sequence is None or isinstance(sequence_id, bool):
-            raise GameError("rumbugz.error.unknown_sequence", sequence=str(sequence_id))
+        # Only an int names a sequence: 1.0 or True would equal id 1.
+        found = (sequence for sequence in self.table if is_int(sequence_id) and sequence.id == sequence_id)
+        sequence = next(found, None)
+        if sequence is None:
+            raise GameError("rumbugz.error.unknown_sequence", sequence=shown(sequence_id))
         added = self._parse_entries(action.get("add"), "add", self.hands[seat])
         on_table = [code for code, _ in sequence.bugz]
         removed = self._parse_codes(
@@ -425,7 +427,7 @@ class RumBugz(Game):
         self._require_turn(seat, ("play",), "lay")
         kind = action.get("kind")
         if kind not in KINDS:
-            raise GameError("rumbugz.error.unknown_kind", kind=str(kind))
+            raise GameError("rumbugz.error.unknown_kind", kind=shown(kind))
         final_phase = len(self.completed[seat]) == len(KINDS)
         if not final_phase and kind in self.completed[seat]:
             raise GameError(f"rumbugz.error.kind_done.{kind}")
@@ -478,15 +480,6 @@ class RumBugz(Game):
 
     # ----------------------------------------------------------------- checks
 
-    def _open_types(self) -> dict[int, frozenset[str]]:
-        """Action types the rules allow now, before asking whether a legal one exists."""
-        if self.match_over:
-            return {}
-        result = {self.turn: TYPES_BY_PHASE[self.phase]}
-        for seat in self.bids.undecided() if self.bids is not None else []:
-            result[seat] = BID_TYPES
-        return result
-
     def _require_turn(self, seat: int, phases: tuple[str, ...], action_type: str) -> None:
         if seat != self.turn:
             raise GameError("rumbugz.error.not_your_turn")
@@ -507,7 +500,7 @@ class RumBugz(Game):
         codes: list[str] = []
         for code in raw:
             if not isinstance(code, str) or code not in NUMBER_OF:
-                raise GameError("rumbugz.error.unknown_bug", bug=str(code))
+                raise GameError("rumbugz.error.unknown_bug", bug=shown(code))
             if code in codes:
                 raise GameError("rumbugz.error.duplicate_bug", bug=code)
             if code not in owned:
@@ -530,14 +523,10 @@ class RumBugz(Game):
     def _declared_value(code: str, value: Any) -> int:
         number = NUMBER_OF[code]
         if number is not None:
-            if value is not None and value != number:
+            if value is not None and (not is_int(value) or value != number):
                 raise GameError("rumbugz.error.wrong_value", bug=code)
             return number
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or not LOWEST_NUMBER <= value <= HIGHEST_NUMBER
-        ):
+        if not is_int(value) or not LOWEST_NUMBER <= value <= HIGHEST_NUMBER:
             raise GameError(
                 "rumbugz.error.plyt_value", bug=code, minimum=LOWEST_NUMBER, maximum=HIGHEST_NUMBER
             )
@@ -564,17 +553,6 @@ class RumBugz(Game):
         """Every kind in the final phase, else the kinds not completed yet."""
         done = self.completed[seat]
         return KINDS if len(done) == len(KINDS) else tuple(kind for kind in KINDS if kind not in done)
-
-    def _can_lay(self, seat: int) -> bool:
-        """Whether ``_legal_lays`` yields anything, without building the sequences."""
-        return can_lay(self.hands[seat], self._kinds_to_lay(seat))
-
-    def _can_change(self, seat: int) -> bool:
-        """Whether ``_legal_changes`` yields anything, without trying the changes."""
-        if not self.completed[seat]:
-            return False
-        stand_ins = one_of_each(self.hands[seat])
-        return any(can_change(sequence.kind, sequence.bugz, stand_ins) for sequence in self.table)
 
     def _legal_lays(self, seat: int) -> Iterator[JSON]:
         for kind, entries in candidate_lays(self.hands[seat], self._kinds_to_lay(seat)):

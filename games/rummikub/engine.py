@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from games.core import JSON, Event, Game, GameError, Option, SeededRandom
+from games.core import JSON, Event, Game, GameError, Option, SeededRandom, action_type, shown
 from games.rummikub.solver import Objective, best_play, lay_out, lay_out_initial_meld
 from games.rummikub.tiles import (
     ALL_TILES,
@@ -170,16 +170,17 @@ class Rummikub(Game):
     # ------------------------------------------------------------------ actions
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        # A seat of True or 0.0 would equal the seat in turn and index the racks.
+        kind = action_type(seat, action)
         if self.over:
             raise GameError("rummikub.error.game_over")
         if seat != self.turn:
             raise GameError("rummikub.error.not_your_turn")
-        kind = action.get("type")
         if kind == DRAW:
             return self._draw(seat)
         if kind == PLAY:
             return self._play(seat, self._named_tiles(action.get("tiles")))
-        raise GameError("rummikub.error.unknown_action", action=str(kind))
+        raise GameError("rummikub.error.unknown_action", action=shown(kind))
 
     @staticmethod
     def _named_tiles(given: Any) -> list[str]:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from games.core import JSON, Event, Game, GameError, Option, SeededRandom
+from games.core import JSON, Event, Game, GameError, Option, SeededRandom, action_type, shown
 from games.seriebum.series import (
     Blast,
     Choice,
@@ -246,12 +246,12 @@ class SerieBum(Game):
     # ------------------------------------------------------------------ actions
 
     def apply(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        kind = action_type(seat, action)
         if self.phase == OVER:
             raise _error("match_over")
         open_types = self.to_act().get(seat)
         if open_types is None:
             raise _error("not_your_turn")
-        kind = action.get("type")
         handlers: dict[str, Callable[[Mapping[str, Any]], list[Event]]] = {
             "flip": self._flip,
             "move": self._move,
@@ -261,7 +261,7 @@ class SerieBum(Game):
             "bum": self._bum_chosen,
         }
         if kind not in handlers:
-            raise _error("unknown_action", action=str(kind))
+            raise _error("unknown_action", action=shown(kind))
         if kind not in open_types:
             raise _error("not_now", action=str(kind))
         return handlers[kind](action)
@@ -269,14 +269,14 @@ class SerieBum(Game):
     def _option(self, action: Mapping[str, Any], ids: list[str]) -> int:
         option = action.get("option")
         if option not in ids:
-            raise _error("unknown_option", option=str(option))
+            raise _error("unknown_option", option=shown(option))
         return ids.index(option)
 
     def _flip(self, action: Mapping[str, Any]) -> list[Event]:
         cell = action.get("cell")
         index = CELL_INDEX.get(cell) if isinstance(cell, str) else None
         if index is None:
-            raise _error("bad_cell", cell=str(cell))
+            raise _error("bad_cell", cell=shown(cell))
         tile = self.board[index]
         if tile is None or index in self.face_up:
             raise _error("not_face_down", cell=cell)

@@ -48,7 +48,7 @@ async def test_a_move_saved_before_a_crash_is_announced_once_after_the_restart(
     other = 1 - seat
     table_before = driver.table_message()
     pool_before = len(driver.state().pool)
-    calls_before = dm_count(driver, other, "your move")
+    drawer_dms = len(driver.dm_messages(seat))
 
     with monkeypatch.context() as patch:
         await crash_after_commit(patch)
@@ -59,7 +59,7 @@ async def test_a_move_saved_before_a_crash_is_announced_once_after_the_restart(
     await simcord_env.restart_bot(make_bot())
     assert channel_lines(driver, f"**{NAMES[seat]}** drew a tile") == 1
     assert f"<@{driver.members[other].id}>" in driver.channel.last_message.content
-    assert dm_count(driver, other, "your move") == calls_before + 1
+    assert len(driver.dm_messages(seat)) == drawer_dms + 1  # the drawer's new rack
     assert driver.table_message().id == table_before.id
     assert str(pool_before - 1) in driver.table_message().embeds[0].footer.text
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
@@ -67,7 +67,7 @@ async def test_a_move_saved_before_a_crash_is_announced_once_after_the_restart(
     # Nothing is sent twice, however often the bot restarts.
     await simcord_env.restart_bot(make_bot())
     assert channel_lines(driver, f"**{NAMES[seat]}** drew a tile") == 1
-    assert dm_count(driver, other, "your move") == calls_before + 1
+    assert len(driver.dm_messages(seat)) == drawer_dms + 1
 
 
 async def test_a_begin_saved_before_a_crash_shows_the_table_and_deals_after_the_restart(
@@ -326,3 +326,37 @@ async def test_a_serie_bum_player_with_closed_dms_is_pointed_at_what_exists(simc
     notice = next(m.content for m in driver.channel.history() if "direct messages" in m.content)
     assert "My hand" not in notice
     assert "on the table" in notice
+
+
+# ---------------------------------------------------------------------- cost of a move
+
+
+def rest_calls_during(env, start: int) -> list[str]:
+    return [f"{call.method} {call.path}" for call in env.http_requests[start:]]
+
+
+async def test_a_draw_and_an_exchange_make_one_call_per_message_that_changed(simcord_env, database_path):
+    rummikub = RummikubDriver(simcord_env, database_path)
+    await rummikub.open()
+    for _ in range(2):  # every player's DM channel is known after their first DM
+        await rummikub.members[rummikub.state().turn].click(rummikub.table_message(), label="Draw")
+    start = len(simcord_env.http_requests)
+    seat = rummikub.state().turn
+    await rummikub.members[seat].click(rummikub.table_message(), label="Draw")
+    calls = rest_calls_during(simcord_env, start)
+    # The answer, the table edited, the channel's line, the drawer's new rack: nothing else.
+    assert len(calls) == 4, calls
+    assert sum(call.startswith("PATCH") for call in calls) == 1
+    assert not [call for call in calls if call.startswith("GET") or "/users/" in call]
+
+    bue = BueDriver(simcord_env, database_path, players=3)
+    await bue.open()
+    member = bue.members[bue.state().turn]
+    start = len(simcord_env.http_requests)
+    panel = await member.click(bue.table_message(), label="Exchange")
+    await member.select(panel.response, ["0"])
+    await member.click(panel.response, label="The deck")
+    calls = rest_calls_during(simcord_env, start)
+    # Two panel steps, then the answer, the table, the channel's line and the new hand.
+    assert len(calls) == 6, calls
+    assert not [call for call in calls if call.startswith("GET") or "/users/" in call]

@@ -66,7 +66,7 @@ def test_the_first_bidder_after_the_next_player_wins_with_bidders_on_both_sides(
     assert {event.seats for event in private} == {(2,), (4,)}
     # The next player goes on with the turn; the window is closed.
     assert game.bids is None
-    assert game.to_act() == {2: frozenset({"discard"})}
+    assert game.to_act() == {2: frozenset({"change", "lay", "discard"})}
     assert game.discard_pile == []
     assert_conserved(game)
 

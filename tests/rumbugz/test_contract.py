@@ -97,7 +97,7 @@ def test_views_show_only_the_own_hand_and_counts_of_the_others() -> None:
     assert public["hand_counts"] == [2, 3, 1]
     assert public["discard_top"] == "6b" and public["discard_count"] == 1
     assert public["bag_count"] == len(game.bag)
-    assert public["to_act"] == [["change", "discard"], [], []]
+    assert public["to_act"] == [["change", "discard", "lay"], [], []]
     assert public["completed"][0] == ["simple", "double", "triple", "match"]
     mine = game.view(1)
     assert mine["hand"] == ["1b", "2b", "12a"] and mine["hand_value"] == 15
@@ -128,17 +128,22 @@ def test_views_and_the_saved_state_share_nothing_with_the_game() -> None:
     assert game.to_json() == saved
 
 
-def test_to_act_offers_change_and_lay_only_when_one_can_be_made() -> None:
+def test_to_act_offers_change_and_lay_whatever_the_hand_and_legal_actions_only_possible_ones() -> None:
+    play = frozenset({"discard", "change", "lay"})
+
+    def offered(game: RumBugz) -> set[str]:
+        return {action["type"] for action in game.legal_actions(0)}
+
     game = arrange(2, {0: ["12c", "1b"], 1: ["2b"]}, table=[(0, "simple", ["4a", "5a", "6a", "7a"])])
-    assert game.to_act() == {0: frozenset({"discard"})}
+    assert game.to_act() == {0: play} and offered(game) == {"discard"}
     game = arrange(2, {0: ["8b", "1b"], 1: ["2b"]}, table=[(0, "simple", ["4a", "5a", "6a", "7a"])])
-    assert game.to_act() == {0: frozenset({"discard", "change"})}
+    assert game.to_act() == {0: play} and offered(game) == {"discard", "change"}
     game = arrange(
         2, {0: ["8b", "1b", "2b", "3b"], 1: ["2c"]}, table=[(1, "simple", ["4a", "5a", "6a", "7a"])]
     )
-    assert game.to_act() == {0: frozenset({"discard"})}
+    assert game.to_act() == {0: play} and offered(game) == {"discard"}
     game.hands[0].append("Pa")
-    assert game.to_act() == {0: frozenset({"discard", "lay"})}
+    assert game.to_act() == {0: play} and offered(game) == {"discard", "lay"}
 
 
 def test_every_listed_legal_action_is_legal() -> None:

@@ -41,6 +41,7 @@ from games.rumbugz.bugz import (
     LOWEST_NUMBER,
     MIN_SEQUENCE_LENGTH,
     NUMBER_OF,
+    can_change,
     can_lay,
     candidate_changes,
     changed_sequence,
@@ -219,6 +220,14 @@ def _random_change(game: RumBugz, seat: int, shrink: bool, rng: random.Random) -
     raise AssertionError(f"a change is offered to seat {seat} but none is legal")
 
 
+def _can_change(game: RumBugz, seat: int) -> bool:
+    """Whether ``seat`` can change a table sequence now (it has laid one, and a Bug fits)."""
+    stand_ins = one_of_each(game.hands[seat])
+    return bool(game.completed[seat]) and any(
+        can_change(sequence.kind, sequence.bugz, stand_ins) for sequence in game.table
+    )
+
+
 def _random_draw(game: RumBugz, seat: int, rng: random.Random) -> dict[str, Any]:
     """The discard when the hand can lay with it, and now and then anyway; else the bag."""
     if game.discard_pile and (
@@ -276,10 +285,15 @@ def _choose(game: RumBugz, rng: random.Random) -> tuple[int, dict[str, Any]]:
     types = to_act[seat]
     if "draw" in types:
         return seat, _random_draw(game, seat, rng)
-    if "lay" in types:
+    # to_act lists "lay" and "change" through the play phase whatever the hand: ask the hand.
+    if "lay" in types and can_lay(game.hands[seat], _kinds_open(game, seat)):
         return seat, _random_lay(game, seat, rng)
     final_phase = len(game.completed[seat]) == len(KINDS)
-    if "change" in types and rng.random() < (FINAL_CHANGE_CHANCE if final_phase else CHANGE_CHANCE):
+    if (
+        "change" in types
+        and _can_change(game, seat)
+        and rng.random() < (FINAL_CHANGE_CHANCE if final_phase else CHANGE_CHANCE)
+    ):
         return seat, _random_change(game, seat, final_phase, rng)
     return seat, {"type": "discard", "bug": _random_discard(game, seat, rng)}
 
