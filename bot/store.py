@@ -120,6 +120,12 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE timers;
     ALTER TABLE timers_new RENAME TO timers;
     CREATE INDEX timers_by_due ON timers (due_at);
+
+    -- Each player's DM channel, so a DM is one request, not a user fetch and a channel opening first.
+    CREATE TABLE dm_channels (
+        user_id INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL
+    );
     """,
 )
 
@@ -169,6 +175,7 @@ class SeatRow:
     decision_since: int
     robot: str | None
     robot_state: dict[str, Any] | None
+    dm_channel_id: int | None
 
     @property
     def is_robot(self) -> bool:
@@ -381,7 +388,11 @@ class Store:
     async def seats(self, game_id: int) -> list[SeatRow]:
         return [
             _seat(row)
-            for row in await self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+            for row in await self._rows(
+                "SELECT seats.*, dm_channels.channel_id AS dm_channel_id FROM seats"
+                " LEFT JOIN dm_channels USING (user_id) WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
         ]
 
     async def join(self, game_id: int, user_id: int, name: str, locale: str) -> None:
@@ -413,6 +424,13 @@ class Store:
     async def remember_locale(self, game_id: int, user_id: int, locale: str) -> None:
         await self._write(
             "UPDATE seats SET locale = ? WHERE game_id = ? AND user_id = ?", (locale, game_id, user_id)
+        )
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self._write(
+            "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+            (user_id, channel_id),
         )
 
     async def mark_dm_notice(self, game_id: int, seat: int) -> None:

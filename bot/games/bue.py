@@ -290,7 +290,7 @@ class BueAdapter(GameAdapter):
 
     async def _card_panel(self, click: Click, decision: str, move: str, prompt: str) -> None:
         """A private panel: the player's hand and a menu of their hidden cards."""
-        _, _, view, viewer = await self._my_decision(click, decision)
+        table, _, view, viewer = await self._my_decision(click, decision)
         options = [
             discord.SelectOption(
                 label=viewer.t("bue.panel.card_option", position=p + 1, card=card_label(s["card"], viewer)),
@@ -300,7 +300,7 @@ class BueAdapter(GameAdapter):
             if not s["revealed"]
         ]
         select = game_select(click.game_id, move, viewer.t(f"{prompt}_placeholder"), options, stamp(view))
-        hand = self.hand(view, viewer, click.game_id)
+        hand = await click.service.render(table, self.hand, view, viewer, click.game_id)
         await show_panel(
             click.interaction,
             viewer.t(prompt),
@@ -417,9 +417,8 @@ class BueAdapter(GameAdapter):
     async def _shuffle(self, click: Click) -> None:
         async def answer(table: Table, events: list[Event]) -> None:
             seat = table.seat_of(click.interaction.user.id)
-            hand = self.hand(
-                table.game.view(seat), table.viewer(seat, language(click.interaction)), click.game_id
-            )
+            viewer = table.viewer(seat, language(click.interaction))
+            hand = await click.service.render(table, self.hand, table.game.view(seat), viewer, click.game_id)
             await replace_panel(click.interaction, embeds=hand.embeds, file=hand.file, view=hand.view())
 
         await click.service.act(click.interaction, click.game_id, {"type": "shuffle"}, answer)

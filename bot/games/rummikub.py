@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -258,13 +259,14 @@ class RummikubAdapter(GameAdapter):
         if chosen:
             lines.append(viewer.t("rummikub.ui.picked", tiles=" ".join(sorted_tiles(chosen))))
         if view["hints"]:
-            hint = table.game.best_play(seat)
+            # In a thread: a search may take a while, and other channels go on meanwhile.
+            hint = await asyncio.to_thread(table.game.best_play, seat)
             lines.append(
                 viewer.t("rummikub.ui.hint", tiles=" ".join(hint["tiles"]))
                 if hint
                 else viewer.t("rummikub.ui.no_hint")
             )
-        rack = self.hand(view, viewer, click.game_id)
+        rack = await click.service.render(table, self.hand, view, viewer, click.game_id)
         await show_panel(
             click.interaction,
             "\n".join(lines),
