@@ -125,6 +125,7 @@ class SerieBumAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(232, 110, 26)
     code_params = frozenset({"tile", "other_tile", "tiles", "removed", "survivors"})
     embed_events = frozenset({"seriebum.event.match_won"})
+    round_end_events = frozenset({"seriebum.event.manche_scored"})
     start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
 
     # ------------------------------------------------------------------ drawing
