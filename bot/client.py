@@ -17,6 +17,7 @@ from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator
 from bot.lobby import Lobbies, LobbyButton
+from bot.records import history_command, stats_command
 from bot.replies import report_error
 from bot.store import Store
 from bot.tables import TableService
@@ -66,7 +67,8 @@ class GameBot(commands.Bot):
         await self.tree.set_translator(CommandTranslator())
         for extension in self.game_extensions:
             await self.load_extension(extension)
-        self.tree.add_command(leaderboard_command(self))
+        for command in (leaderboard_command, stats_command, history_command):
+            self.tree.add_command(command(self))
         self.add_dynamic_items(LobbyButton, GameButton, GameSelect)
         await self._sync_commands()
         await self._resume_games()

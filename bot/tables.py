@@ -17,6 +17,7 @@ import discord
 
 from bot.adapter import GameAdapter, Rendered, Viewer, component_view, game_button
 from bot.i18n import duration_text, language_of, t
+from bot.records import score_chart
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, SeatRow, StaleVersion, Store, TimerRow
 from games.core import LEAVE, Event, Game, GameError, perform
@@ -182,6 +183,8 @@ class TableService:
             finished=game.finished,
             winner=game.winner(),
             gone=gone,
+            round_ended=table.adapter.ends_round(events),
+            feats=table.adapter.feats(events),
         )
         try:
             version = await self.store.commit(table.row, change, now)
@@ -224,6 +227,7 @@ class TableService:
             if event.seats is None
             if (embed := table.adapter.results(event, channel_viewer))
         ]
+        chart = await score_chart(self.store, table, events, embeds, channel_viewer)
         waiting_for = table.game.required_to_act()
         newly = [
             seat
@@ -248,12 +252,15 @@ class TableService:
                         )
                     ]
                 )
-            await channel.send(
+            message = await channel.send(
                 truncate("\n".join(lines)) if lines else None,
                 embeds=embeds[:10],
+                file=chart,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
             )
+            if table.game.finished:
+                await self.store.set_results_message(table.row.id, message.id)
         await self._tell_players(table, events, newly, show_hands)
 
     async def refresh_table(self, table: Table) -> None:
