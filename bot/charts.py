@@ -116,7 +116,8 @@ def draw_scores(chart: ScoreChart) -> bytes:
             )
         axes.set_xlabel(chart.x_label)
         axes.set_ylabel(chart.y_label)
-        axes.set_xticks(rounds)
+        # Whole numbers only, and no more than a dozen: each tick costs as much to draw as a player's line.
+        axes.xaxis.get_major_locator().set_params(integer=True, nbins=12)
         handles, labels = axes.get_legend_handles_labels()
         players = sorted(range(len(chart.names)), key=lambda seat: -final[seat])
         order = players + list(range(len(chart.names), len(handles)))
@@ -136,7 +137,7 @@ def draw_ratings(chart: RatingChart) -> bytes:
             axes.plot(range(1, len(ratings) + 1), ratings, label=title, markersize=4, **style(index))
         axes.set_xlabel(chart.x_label)
         axes.set_ylabel(chart.y_label)
-        axes.xaxis.get_major_locator().set_params(integer=True)
+        axes.xaxis.get_major_locator().set_params(integer=True, nbins=12)
         if len(chart.series) > 1:
             axes.legend(fontsize=8)
         return _png(figure)
