@@ -152,8 +152,9 @@ async def stats_embed(
         )
     for k in kinds:
         feats = await store.feat_counts(guild_id, user.id, k)
+        adapter = bot.adapters.get(k)
         # Every feat the game counts is shown, made or not yet.
-        for feat in dict.fromkeys(bot.adapters[k].feat_events.values()):
+        for feat in dict.fromkeys(adapter.feat_events.values() if adapter else ()):
             embed.add_field(name=t(lang, f"stats.feat.{feat}"), value=str(feats.get(feat, 0)))
         if k in POINTS_PER_ROUND_GAMES:
             average = await store.points_per_round(guild_id, user.id, k)
@@ -180,7 +181,7 @@ async def stats_embed(
 
 def stats_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
     @app_commands.command(name="stats", description=described("stats.cmd"))
-    @app_commands.describe(player=described("stats.cmd.player"), game=described("stats.cmd.game"))
+    @app_commands.describe(player=described("stats.cmd.player"), game=described("cmd.leaderboard.game"))
     @app_commands.choices(game=game_choices(bot))
     @app_commands.guild_only()
     async def stats(
@@ -228,7 +229,7 @@ def within_limit(parts: Sequence[str], separator: str, limit: int = EMBED_DESCRI
 
 def history_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
     @app_commands.command(name="history", description=described("stats.cmd.history"))
-    @app_commands.describe(game=described("stats.cmd.game"))
+    @app_commands.describe(game=described("cmd.leaderboard.game"))
     @app_commands.choices(game=game_choices(bot))
     @app_commands.guild_only()
     async def history(interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:

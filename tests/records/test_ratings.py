@@ -163,3 +163,37 @@ async def test_matches_finished_before_ratings_existed_are_rated_in_finish_order
     assert [match.game_id for match in matches] == [1, 2]
     assert matches[0].jump_url == "https://discord.com/channels/5/1/77"
     await store.close()
+
+
+async def test_feats_and_points_per_round_come_from_what_each_commit_kept(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await store.create_lobby(
+        kind="rummikub",
+        guild_id=5,
+        channel_id=1,
+        host_id=1,
+        host_name="p1",
+        host_locale="en",
+        locale="en",
+        options={},
+        turn_timeout=60,
+        seed=1,
+        now=0.0,
+        players=[(2, "p2", "en")],
+    )
+    await store.start(game_id, {}, [])
+    moves = [
+        Commit(0, {}, {}, [0, 0], [], feats=[(1, "bue")]),
+        Commit(0, {}, {}, [30, -30], [], round_ended=True, feats=[(1, "bue")]),
+        Commit(1, {}, {}, [10, 0], [], round_ended=True, finished=True, winner=0),
+    ]
+    for move in moves:
+        game = await store.game(game_id)
+        assert game is not None
+        await store.commit(game, move, now=1.0)
+    assert await store.round_totals(game_id) == [[30, -30], [10, 0]]
+    assert await store.points_per_round(5, 1, "rummikub") == 5.0
+    assert await store.points_per_round(5, 2, "rummikub") == 0.0
+    assert await store.feat_counts(5, 2, "rummikub") == {"bue": 2}
+    assert await store.feat_counts(5, 1, "rummikub") == {}
+    await store.close()
