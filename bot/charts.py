@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "<", ">")
 DPI = 100
+LEGEND_NAME_LIMIT = 16
 SCORE_SIZE = (9.0, 4.5)  # inches: 900 x 450 px
 RATING_SIZE = (6.0, 2.6)  # 600 x 260 px
 
@@ -53,6 +54,11 @@ class RatingChart:
     y_label: str
 
 
+def shortened(name: str, limit: int = LEGEND_NAME_LIMIT) -> str:
+    """A name that fits the legend beside the chart."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 def style(index: int) -> dict[str, str]:
     return {
         "color": OKABE_ITO[index % len(OKABE_ITO)],
@@ -61,13 +67,13 @@ def style(index: int) -> dict[str, str]:
     }
 
 
-def _figure(size: tuple[float, float], right: float) -> tuple[Figure, Axes]:
+def _figure(size: tuple[float, float], left: float, right: float, bottom: float) -> tuple[Figure, Axes]:
     # The Figure API without pyplot: no global figure registry, no GUI backend. Fixed margins
     # rather than a layout engine, which would double the drawing time.
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=size, dpi=DPI)
-    figure.subplots_adjust(left=0.08, right=right, bottom=0.15, top=0.95)
+    figure.subplots_adjust(left=left, right=right, bottom=bottom, top=0.95)
     axes = figure.add_subplot()
     axes.grid(True, color="#dddddd", linewidth=0.8)
     axes.spines[["top", "right"]].set_visible(False)
@@ -86,13 +92,18 @@ def _png(figure: Figure) -> bytes:
 def draw_scores(chart: ScoreChart) -> bytes:
     """Running totals per player from 0, the target as a line, the winner starred; legend by final total."""
     with _drawing:
-        figure, axes = _figure(SCORE_SIZE, right=0.76)
+        figure, axes = _figure(SCORE_SIZE, left=0.08, right=0.72, bottom=0.13)
         rounds = list(range(len(chart.totals) + 1))
         final = chart.totals[-1] if chart.totals else [0] * len(chart.names)
         for seat, name in enumerate(chart.names):
             points = [0, *(totals[seat] for totals in chart.totals)]
             axes.plot(
-                rounds, points, label=f"{name} ({final[seat]})", markersize=6, linewidth=2, **style(seat)
+                rounds,
+                points,
+                label=f"{shortened(name)} ({final[seat]})",
+                markersize=6,
+                linewidth=2,
+                **style(seat),
             )
         if chart.target:
             axes.axhline(chart.target, color="black", linestyle=":", linewidth=1.5)
@@ -112,7 +123,7 @@ def draw_scores(chart: ScoreChart) -> bytes:
                 color="black",
                 markerfacecolor="gold",
                 linestyle="none",
-                label=f"{chart.winner_label}: {chart.names[chart.winner]}",
+                label=f"{chart.winner_label}: {shortened(chart.names[chart.winner])}",
             )
         axes.set_xlabel(chart.x_label)
         axes.set_ylabel(chart.y_label)
@@ -132,7 +143,7 @@ def draw_scores(chart: ScoreChart) -> bytes:
 
 def draw_ratings(chart: RatingChart) -> bytes:
     with _drawing:
-        figure, axes = _figure(RATING_SIZE, right=0.97)
+        figure, axes = _figure(RATING_SIZE, left=0.11, right=0.97, bottom=0.2)
         for index, (title, ratings) in enumerate(chart.series):
             axes.plot(range(1, len(ratings) + 1), ratings, label=title, markersize=4, **style(index))
         axes.set_xlabel(chart.x_label)
