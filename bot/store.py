@@ -97,7 +97,7 @@ MIGRATIONS: tuple[str, ...] = (
         seat INTEGER NOT NULL,
         guild_id INTEGER NOT NULL,
         kind TEXT NOT NULL,
-        entry TEXT NOT NULL,
+        entry TEXT NOT NULL,  -- who is rated: 'user:<id>', or 'robot:<level>' with a NULL user_id
         user_id INTEGER,
         name TEXT NOT NULL,
         points INTEGER NOT NULL,
@@ -521,6 +521,7 @@ class Store:
                 [(game.id, seat, feat) for seat, feat in change.feats],
             )
             if change.finished and change.winner is not None:
+                # Every seat is a person's for now; a computer's seat will enter 'robot:<level>'.
                 await db.execute(
                     "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
                     " gone, finished_at) SELECT ?, seat, ?, ?, 'user:' || user_id, user_id, name, total,"
