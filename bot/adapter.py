@@ -166,6 +166,10 @@ class GameAdapter(ABC):
     free_moves: ClassVar[frozenset[str]] = frozenset()
     # What tells a player whose DMs are closed where to look instead.
     dm_closed_key: ClassVar[str] = "common.dm_closed"
+    # Events that close a game, round or manche: the match totals are kept after each (score charts).
+    round_end_events: ClassVar[frozenset[str]] = frozenset()
+    # Events that count as a feat for /stats, by the feat's name (Bué's "bue", say).
+    feat_events: ClassVar[Mapping[str, str]] = {}
 
     @property
     def name(self) -> str:
@@ -226,6 +230,17 @@ class GameAdapter(ABC):
                 viewer.t("common.score_line", name=viewer.name(seat), points=totals[seat]) for seat in order
             )
         return embed
+
+    def ends_round(self, events: Sequence[Event]) -> bool:
+        return any(event.key in self.round_end_events for event in events)
+
+    def feats(self, events: Sequence[Event]) -> list[tuple[int, str]]:
+        """(seat, feat) for each feat among ``events``."""
+        return [
+            (event.params["seat"], self.feat_events[event.key])
+            for event in events
+            if event.key in self.feat_events
+        ]
 
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         """The game's own moves by name: what each of its buttons and selects does."""

@@ -18,6 +18,7 @@ from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
+from bot.records import history_command, stats_command
 from bot.replies import language, report_error
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin
@@ -68,7 +69,8 @@ class GameBot(commands.Bot):
         await self.tree.set_translator(CommandTranslator())
         for extension in self.game_extensions:
             await self.load_extension(extension)
-        self.tree.add_command(leaderboard_command(self))
+        for command in (leaderboard_command, stats_command, history_command):
+            self.tree.add_command(command(self))
         self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect)
         await self._sync_commands()
         await self._resume_games()

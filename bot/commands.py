@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.adapter import GameAdapter
 from bot.i18n import described, t
+from bot.records import decimal, game_choices
 from bot.replies import language, reply
 from games.core import GameError, Option
 from games.robots import LEVELS
@@ -147,37 +148,69 @@ def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
     return group
 
 
+def rank_mark(index: int) -> str:
+    medals = ["🥇", "🥈", "🥉"]
+    return medals[index] if index < len(medals) else f"{index + 1}."
+
+
+async def rating_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) -> list[str]:
+    """The leaderboard by conservative rating; ratings are per game, so a game must be chosen."""
+    if kind is None:
+        raise GameError("stats.error.rating_needs_game")
+    standings = await bot.store.rating_board(guild_id, kind)
+    return [
+        t(
+            lang,
+            "stats.leaderboard_rating_line",
+            rank=rank_mark(index),
+            name=standing.name,
+            rating=decimal(lang, standing.skill.conservative),
+            matches=standing.matches,
+        )
+        for index, standing in enumerate(standings)
+    ]
+
+
+async def win_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) -> list[str]:
+    standings = await bot.store.leaderboard(guild_id, kind)
+    return [
+        t(
+            lang,
+            "common.leaderboard_line",
+            rank=rank_mark(index),
+            name=standing.name,
+            wins=standing.wins,
+            games=standing.games,
+            points=standing.points,
+        )
+        for index, standing in enumerate(standings)
+    ]
+
+
 def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
-    choices = [app_commands.Choice(name=name, value=name) for name in sorted(bot.adapters)]
+    orders = [
+        app_commands.Choice(name=described("stats.order.wins"), value="wins"),
+        app_commands.Choice(name=described("stats.order.rating"), value="rating"),
+    ]
 
     @app_commands.command(name="leaderboard", description=described("cmd.leaderboard"))
-    @app_commands.describe(game=described("cmd.leaderboard.game"))
-    @app_commands.choices(game=choices)
+    @app_commands.describe(game=described("cmd.leaderboard.game"), order=described("stats.cmd.order"))
+    @app_commands.choices(game=game_choices(bot), order=orders)
     @app_commands.guild_only()
     async def leaderboard(
-        interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str] | None = None,
+        order: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = language(interaction)
         kind = game.value if game else None
-        standings = await bot.store.leaderboard(interaction.guild_id or 0, kind)
+        by_rating = order is not None and order.value == "rating"
+        lines = await (rating_lines if by_rating else win_lines)(bot, interaction.guild_id or 0, kind, lang)
         title = t(
             lang,
             "common.leaderboard_title",
             game=t(lang, f"{kind}.title") if kind else t(lang, "common.all_games"),
         )
-        medals = ["🥇", "🥈", "🥉"]
-        lines = [
-            t(
-                lang,
-                "common.leaderboard_line",
-                rank=medals[index] if index < len(medals) else f"{index + 1}.",
-                name=standing.name,
-                wins=standing.wins,
-                games=standing.games,
-                points=standing.points,
-            )
-            for index, standing in enumerate(standings)
-        ]
         embed = discord.Embed(
             title=title, description="\n".join(lines) or t(lang, "common.leaderboard_empty"), colour=0xF1C40F
         )

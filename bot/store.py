@@ -16,6 +16,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.ratings import Skill, places, rate
+
 # Numbered migrations: index i brings the schema from user_version i to i + 1.
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -105,7 +107,6 @@ MIGRATIONS: tuple[str, ...] = (
     -- stream. Their user ids are negative, never a Discord id.
     ALTER TABLE seats ADD COLUMN robot TEXT;
     ALTER TABLE seats ADD COLUMN robot_state TEXT;
-    ALTER TABLE results ADD COLUMN with_computers INTEGER NOT NULL DEFAULT 0;
 
     -- A third kind of timer: a computer's move, due after its pause.
     CREATE TABLE timers_new (
@@ -127,11 +128,78 @@ MIGRATIONS: tuple[str, ...] = (
         channel_id INTEGER NOT NULL
     );
     """,
+    # After the game: a results row per seat (an entry is a person or a computer level), the
+    # match totals after each game/round/manche, feats (Bué, SuperBué), skill ratings, and
+    # the results message /history links to.
+    """
+    CREATE TABLE seat_results (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        entry TEXT NOT NULL,  -- who is rated: 'user:<id>', or 'robot:<level>' with a NULL user_id
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        gone INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    INSERT INTO seat_results
+        SELECT results.game_id, seats.seat, results.guild_id, results.kind, 'user:' || results.user_id,
+            results.user_id, results.name, results.points, results.won, seats.gone, results.finished_at
+        FROM results JOIN seats ON seats.game_id = results.game_id AND seats.user_id = results.user_id;
+    DROP TABLE results;
+    ALTER TABLE seat_results RENAME TO results;
+    CREATE INDEX results_by_board ON results (guild_id, kind, finished_at);
+    CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at);
+
+    CREATE TABLE round_totals (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        PRIMARY KEY (game_id, number, seat)
+    );
+
+    CREATE TABLE feats (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        feat TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat, feat)
+    );
+
+    CREATE TABLE ratings (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        entry TEXT NOT NULL,
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (game_id, entry)
+    );
+    CREATE INDEX ratings_by_board ON ratings (guild_id, kind, entry, finished_at);
+
+    ALTER TABLE games ADD COLUMN results_message_id INTEGER;
+    """,
 )
 
 OPEN_STATUSES = ("lobby", "running")
 # SQLite's integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
+
+# Each entry's latest rating on one board (server and game), and how many matches rated it.
+LATEST_RATINGS = """
+    WITH board AS (
+        SELECT entry, mu, sigma, COUNT(*) OVER by_entry AS matches,
+            ROW_NUMBER() OVER (by_entry ORDER BY finished_at DESC, game_id DESC) AS recency
+        FROM ratings WHERE guild_id = ? AND kind = ?
+        WINDOW by_entry AS (PARTITION BY entry)
+    )
+"""
 
 
 class ChannelBusy(Exception):
@@ -172,10 +240,10 @@ class SeatRow:
     total: int
     gone: bool
     dm_notice_sent: bool
-    decision_since: int
-    robot: str | None
-    robot_state: dict[str, Any] | None
-    dm_channel_id: int | None
+    decision_since: int = 0
+    robot: str | None = None  # a computer's level; None for a person
+    robot_state: dict[str, Any] | None = None
+    dm_channel_id: int | None = None
 
     @property
     def is_robot(self) -> bool:
@@ -229,6 +297,61 @@ class Commit:
     publication: dict[str, Any] | None = None
     # Each computer seat's memory after this move.
     robot_states: Mapping[int, dict[str, Any]] = field(default_factory=dict)
+    # A game, round or manche ended with this action: the match totals are kept as they stand.
+    round_ended: bool = False
+    feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
+
+
+@dataclass(frozen=True)
+class RatedStanding:
+    user_id: int
+    name: str
+    skill: Skill
+    matches: int
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's finished matches on a board (one game, or all games when ``kind`` is None)."""
+
+    name: str
+    matches: int
+    wins: int
+    best_total: int
+
+
+@dataclass(frozen=True)
+class PastResult:
+    game_id: int
+    kind: str
+    points: int
+    won: bool
+    finished_at: float
+
+
+@dataclass(frozen=True)
+class MatchSeat:
+    name: str
+    points: int
+    won: bool
+    gone: bool
+
+
+@dataclass(frozen=True)
+class FinishedMatch:
+    game_id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None  # the results message, or the table message for matches from before it was kept
+    finished_at: float
+    seats: list[MatchSeat]
+
+    @property
+    def jump_url(self) -> str | None:
+        if self.message_id is None:
+            return None
+        return f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
 
 
 def _columns(row_type: type, row: aiosqlite.Row, **decoded: Any) -> dict[str, Any]:
@@ -291,6 +414,7 @@ class Store:
                 await cursor.fetchall()
         store = cls(connection)
         await store._migrate()
+        await store.rate_unrated_matches()
         return store
 
     async def close(self) -> None:
@@ -510,17 +634,49 @@ class Store:
             await self._write_timers(db, game.id, change.timers)
             if change.publication is not None:
                 await self._write_publication(db, game.id, version, change.publication)
+            if change.round_ended:
+                await self._keep_round_totals(db, game.id, change.totals)
+            await db.executemany(
+                "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = count + 1",
+                [(game.id, seat, feat) for seat, feat in change.feats],
+            )
             if change.finished and change.winner is not None:
+                # A computer's seat is rated as its level ('robot:hard'), with no user id.
                 await db.execute(
-                    "INSERT INTO results"
-                    " (game_id, guild_id, kind, user_id, name, points, won, finished_at, with_computers)"
-                    " SELECT ?, ?, ?, user_id, name, total, seat = ?, ?,"
-                    " EXISTS (SELECT 1 FROM seats AS computer WHERE computer.game_id = seats.game_id"
-                    " AND computer.robot IS NOT NULL)"
-                    " FROM seats WHERE game_id = ? AND robot IS NULL",
+                    "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
+                    " gone, finished_at) SELECT ?, seat, ?, ?,"
+                    " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
+                    " CASE WHEN robot IS NULL THEN user_id END, name, total, seat = ?, gone, ?"
+                    " FROM seats WHERE game_id = ?",
                     (game.id, game.guild_id, game.kind, change.winner, now, game.id),
                 )
+                await self._rate_match(db, game.id)
         return version
+
+    @staticmethod
+    async def _keep_round_totals(db: aiosqlite.Connection, game_id: int, totals: Sequence[int]) -> None:
+        async with db.execute(
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?", (game_id,)
+        ) as cursor:
+            (number,) = await cursor.fetchone() or (1,)
+        await db.executemany(
+            "INSERT INTO round_totals (game_id, number, seat, total) VALUES (?, ?, ?, ?)",
+            [(game_id, number, seat, total) for seat, total in enumerate(totals)],
+        )
+
+    async def round_totals(self, game_id: int) -> list[list[int]]:
+        """The match totals per seat after each finished game, round or manche, in order."""
+        rows = await self._rows(
+            "SELECT number, seat, total FROM round_totals WHERE game_id = ? ORDER BY number, seat", (game_id,)
+        )
+        by_number: dict[int, list[int]] = {}
+        for row in rows:
+            by_number.setdefault(row["number"], []).append(row["total"])
+        return list(by_number.values())
+
+    async def set_results_message(self, game_id: int, message_id: int) -> None:
+        await self._write("UPDATE games SET results_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
         rows = await self._rows(
@@ -606,6 +762,170 @@ class Store:
             (timer.game_id, timer.seat, timer.kind),
         )
 
+    # ------------------------------------------------------------------ ratings
+
+    @staticmethod
+    async def _rate_match(db: aiosqlite.Connection, game_id: int) -> None:
+        """Rate a finished match from its results, after every match of its board finished before it."""
+        async with db.execute(
+            "SELECT entry, points, won, gone, guild_id, kind, finished_at FROM results"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ) as cursor:
+            seats = list(await cursor.fetchall())
+        board = (seats[0]["guild_id"], seats[0]["kind"])
+        async with db.execute(
+            LATEST_RATINGS + " SELECT entry, mu, sigma FROM board WHERE recency = 1", board
+        ) as cursor:
+            prior = {row["entry"]: Skill(row["mu"], row["sigma"]) for row in await cursor.fetchall()}
+        order = places(
+            [seat["points"] for seat in seats],
+            [bool(seat["won"]) for seat in seats],
+            [bool(seat["gone"]) for seat in seats],
+        )
+        rated = rate([(seat["entry"], place) for seat, place in zip(seats, order, strict=True)], prior)
+        await db.executemany(
+            "INSERT INTO ratings (game_id, entry, guild_id, kind, mu, sigma, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, entry, *board, skill.mu, skill.sigma, seats[0]["finished_at"])
+                for entry, skill in rated.items()
+            ],
+        )
+
+    async def rate_unrated_matches(self) -> None:
+        """Rate the matches that have results but no ratings (those finished before ratings existed).
+
+        Ratings depend on the order of matches, so each board concerned is rated again from
+        its first match, in the order they finished.
+        """
+        boards = await self._rows(
+            "SELECT DISTINCT guild_id, kind FROM results WHERE game_id NOT IN (SELECT game_id FROM ratings)"
+        )
+        for board in boards:
+            key = (board["guild_id"], board["kind"])
+            async with self._transaction() as db:
+                await db.execute("DELETE FROM ratings WHERE guild_id = ? AND kind = ?", key)
+                async with db.execute(
+                    "SELECT game_id FROM results WHERE guild_id = ? AND kind = ?"
+                    " GROUP BY game_id ORDER BY MIN(finished_at), game_id",
+                    key,
+                ) as cursor:
+                    matches = [row["game_id"] for row in await cursor.fetchall()]
+                for game_id in matches:
+                    await self._rate_match(db, game_id)
+
+    async def rating_board(self, guild_id: int, kind: str, limit: int = 10) -> list[RatedStanding]:
+        """People by conservative rating (mu - 3 sigma); computer players are left out."""
+        rows = await self._rows(
+            LATEST_RATINGS + " SELECT CAST(SUBSTR(entry, 6) AS INTEGER) AS user_id, mu, sigma, matches,"
+            " (SELECT name FROM results WHERE results.entry = board.entry AND results.guild_id = ?"
+            " ORDER BY finished_at DESC LIMIT 1) AS name"
+            " FROM board WHERE recency = 1 AND entry LIKE 'user:%'"
+            " ORDER BY mu - 3 * sigma DESC, matches DESC LIMIT ?",
+            (guild_id, kind, guild_id, limit),
+        )
+        return [
+            RatedStanding(row["user_id"], row["name"], Skill(row["mu"], row["sigma"]), row["matches"])
+            for row in rows
+        ]
+
+    async def rating_history(self, guild_id: int, kind: str, entry: str) -> list[Skill]:
+        """The entry's rating after each of its matches on the board, oldest first."""
+        rows = await self._rows(
+            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? AND entry = ?"
+            " ORDER BY finished_at, game_id",
+            (guild_id, kind, entry),
+        )
+        return [Skill(row["mu"], row["sigma"]) for row in rows]
+
+    # ------------------------------------------------------------------ history and stats
+
+    async def player_record(self, guild_id: int, user_id: int, kind: str | None) -> PlayerRecord | None:
+        rows = await self._rows(
+            "SELECT (SELECT name FROM results AS latest WHERE latest.guild_id = ? AND latest.user_id = ?"
+            " ORDER BY finished_at DESC LIMIT 1) AS name,"
+            " COUNT(*) AS matches, SUM(won) AS wins, MAX(points) AS best_total"
+            " FROM results WHERE guild_id = ? AND user_id = ? AND (? IS NULL OR kind = ?)",
+            (guild_id, user_id, guild_id, user_id, kind, kind),
+        )
+        row = rows[0]
+        if not row["matches"]:
+            return None
+        return PlayerRecord(row["name"], row["matches"], row["wins"], row["best_total"])
+
+    async def kinds_played(self, guild_id: int, user_id: int) -> list[str]:
+        rows = await self._rows(
+            "SELECT DISTINCT kind FROM results WHERE guild_id = ? AND user_id = ? ORDER BY kind",
+            (guild_id, user_id),
+        )
+        return [row["kind"] for row in rows]
+
+    async def last_results(
+        self, guild_id: int, user_id: int, kind: str | None, limit: int = 5
+    ) -> list[PastResult]:
+        rows = await self._rows(
+            "SELECT game_id, kind, points, won, finished_at FROM results"
+            " WHERE guild_id = ? AND user_id = ? AND (? IS NULL OR kind = ?)"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+            (guild_id, user_id, kind, kind, limit),
+        )
+        return [
+            PastResult(row["game_id"], row["kind"], row["points"], bool(row["won"]), row["finished_at"])
+            for row in rows
+        ]
+
+    async def feat_counts(self, guild_id: int, user_id: int, kind: str) -> dict[str, int]:
+        """How often the player made each feat in their finished matches of ``kind``."""
+        rows = await self._rows(
+            "SELECT feat, SUM(count) AS total FROM feats JOIN results USING (game_id, seat)"
+            " WHERE results.guild_id = ? AND results.user_id = ? AND results.kind = ? GROUP BY feat",
+            (guild_id, user_id, kind),
+        )
+        return {row["feat"]: row["total"] for row in rows}
+
+    async def points_per_round(self, guild_id: int, user_id: int, kind: str) -> float | None:
+        """Match points over rounds played, for the matches whose rounds were kept."""
+        rows = await self._rows(
+            "SELECT SUM(points) AS points, SUM(rounds) AS rounds FROM ("
+            " SELECT results.points, (SELECT COUNT(DISTINCT number) FROM round_totals"
+            " WHERE round_totals.game_id = results.game_id) AS rounds FROM results"
+            " WHERE guild_id = ? AND user_id = ? AND kind = ?) WHERE rounds > 0",
+            (guild_id, user_id, kind),
+        )
+        row = rows[0]
+        return row["points"] / row["rounds"] if row["rounds"] else None
+
+    async def finished_matches(self, guild_id: int, kind: str | None, limit: int = 10) -> list[FinishedMatch]:
+        """The board's last finished matches, newest first."""
+        rows = await self._rows(
+            "SELECT results.game_id, results.kind, games.guild_id, games.channel_id,"
+            " COALESCE(games.results_message_id, games.message_id) AS message_id, results.finished_at,"
+            " results.name, results.points, results.won, results.gone"
+            " FROM results JOIN games ON games.id = results.game_id"
+            " WHERE results.game_id IN (SELECT game_id FROM results"
+            " WHERE guild_id = ? AND (? IS NULL OR kind = ?)"
+            " GROUP BY game_id ORDER BY MIN(finished_at) DESC, game_id DESC LIMIT ?)"
+            " ORDER BY results.finished_at DESC, results.game_id DESC, results.points DESC, results.seat",
+            (guild_id, kind, kind, limit),
+        )
+        matches: dict[int, FinishedMatch] = {}
+        for row in rows:
+            match = matches.setdefault(
+                row["game_id"],
+                FinishedMatch(
+                    row["game_id"],
+                    row["kind"],
+                    row["guild_id"],
+                    row["channel_id"],
+                    row["message_id"],
+                    row["finished_at"],
+                    [],
+                ),
+            )
+            match.seats.append(MatchSeat(row["name"], row["points"], bool(row["won"]), bool(row["gone"])))
+        return list(matches.values())
+
     # ------------------------------------------------------------------ leaderboards
 
     async def leaderboard(self, guild_id: int, kind: str | None, limit: int = 10) -> list[Standing]:
@@ -613,7 +933,7 @@ class Store:
             "SELECT user_id, (SELECT name FROM results AS latest WHERE latest.user_id = results.user_id"
             " AND latest.guild_id = results.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
             " COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points"
-            " FROM results WHERE guild_id = ? AND (? IS NULL OR kind = ?)"
+            " FROM results WHERE guild_id = ? AND (? IS NULL OR kind = ?) AND user_id IS NOT NULL"
             " GROUP BY user_id ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
             (guild_id, kind, kind, limit),
         )

@@ -17,6 +17,7 @@ import discord
 
 from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at, game_button
 from bot.i18n import duration_text, language_of, t
+from bot.records import score_chart
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, SeatRow, StaleVersion, Store, TimerRow
 from games.core import LEAVE, Event, Game, GameError, perform
@@ -358,6 +359,8 @@ class TableService:
             changed_decisions=changed,
             publication=publication.to_json(),
             robot_states={robot_seat: robot.to_json() for robot_seat, robot in table.robots.items()},
+            round_ended=table.adapter.ends_round(events),
+            feats=table.adapter.feats(events),
         )
         try:
             version = await self.store.commit(table.row, change, now)
@@ -414,6 +417,7 @@ class TableService:
             if event.seats is None
             if (embed := table.adapter.results(event, channel_viewer))
         ]
+        chart = await score_chart(self.store, table, events, embeds, channel_viewer)
         waiting_for = table.game.required_to_act()
         newly = [
             seat
@@ -440,25 +444,29 @@ class TableService:
                         )
                     ]
                 )
-            await self._send_safely(
+            message = await self._send_safely(
                 channel,
                 truncate("\n".join(lines)) if lines else None,
                 embeds=embeds[:10],
+                file=chart,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
             )
+            if message is not None and table.game.finished:
+                await self.store.set_results_message(table.row.id, message.id)
             pending = await self.store.mark_delivered(pending, CHANNEL_PART)
         await self._tell_players(table, events, newly, publication.show_hands, pending)
         await self.store.delivered(pending)
 
     async def _send_safely(
         self, channel: discord.abc.Messageable, content: str | None, **kwargs: Any
-    ) -> None:
+    ) -> discord.Message | None:
         """Send to the channel; a refusal (deleted channel, lost permission) is logged, not retried."""
         try:
-            await channel.send(content, **kwargs)
+            return await channel.send(content, **kwargs)
         except discord.HTTPException:
             log.warning("could not post in channel %s", getattr(channel, "id", "?"), exc_info=True)
+            return None
 
     async def refresh_table(self, table: Table) -> None:
         """Edit the one table message in place (or post it again if it was deleted)."""

@@ -51,6 +51,8 @@ class BueAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(40, 110, 200)
     code_params = frozenset({"card", "gave", "received", "cards"})
     embed_events = frozenset({"bue.event.game_scored", "bue.event.match_won"})
+    round_end_events = frozenset({"bue.event.game_scored"})
+    feat_events: ClassVar[Mapping[str, str]] = {"bue.event.bue": "bue", "bue.event.superbue": "superbue"}
     start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
     free_moves = frozenset({"shuffle"})
 

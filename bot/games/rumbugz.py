@@ -290,6 +290,7 @@ class RumBugzAdapter(GameAdapter):
     colour = discord.Colour.from_rgb(96, 168, 72)
     code_params = frozenset({"bug", "bugz", "added", "removed"})
     embed_events = frozenset({"rumbugz.event.match_won"})
+    round_end_events = frozenset({"rumbugz.event.round_won"})
     start_options: ClassVar[Mapping[str, str]] = {
         "rounds": "rumbugz.cmd.option.rounds",
         "target": "rumbugz.cmd.option.target",

@@ -53,6 +53,7 @@ class RummikubAdapter(GameAdapter):
     embed_events = frozenset(
         {"rummikub.event.round_won", "rummikub.event.round_blocked", "rummikub.event.match_won"}
     )
+    round_end_events = frozenset({"rummikub.event.round_won", "rummikub.event.round_blocked"})
     start_options: ClassVar[Mapping[str, str]] = {
         "rounds": "rummikub.cmd.option.rounds",
         "target": "rummikub.cmd.option.target",

@@ -128,6 +128,7 @@ class SerieBumAdapter(GameAdapter):
     dm_closed_key = "seriebum.dm_closed"
     code_params = frozenset({"tile", "other_tile", "tiles", "removed", "survivors"})
     embed_events = frozenset({"seriebum.event.match_won"})
+    round_end_events = frozenset({"seriebum.event.manche_scored"})
     start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
 
     # ------------------------------------------------------------------ drawing

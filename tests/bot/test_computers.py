@@ -94,10 +94,13 @@ async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, 
     game = driver.state()
     assert game.finished and max(game.totals()) >= 30
     assert person_moves > 0
-    # Computers get no DMs and are never pinged; the person's result is recorded, marked.
+    # Computers get no DMs and are never pinged; they are rated as their level, off the leaderboard.
     assert "Computer" in driver.table_message().embeds[0].fields[1].name
     assert not any("<@-" in m.content for m in driver.channel.history())
-    assert driver.query("SELECT COUNT(*), MIN(with_computers) FROM results") == [(1, 1)]
+    entries = [entry for (entry,) in driver.query("SELECT entry FROM results ORDER BY seat")]
+    assert entries == [f"user:{driver.members[0].id}", "robot:hard", "robot:hard"]
+    board = await driver.members[0].slash(driver.channel, "leaderboard")
+    assert "Computer" not in board.response.embeds[0].description
     robot_actions = driver.query("SELECT COUNT(*) FROM actions WHERE seat IN (1, 2)")[0][0]
     assert robot_actions > person_moves
 

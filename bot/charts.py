@@ -1,0 +1,153 @@
+"""Charts drawn with matplotlib: the match totals on results, a player's rating on /stats.
+
+Pure drawing: names and numbers in, PNG bytes out. Nothing here sees a card, a tile or a
+game state, so a chart cannot show anything hidden. matplotlib is imported on the first
+chart, not when the bot starts (it costs about half a second), and drawing is meant to run
+in a worker thread (asyncio.to_thread).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+# Okabe & Ito's colour-blind-safe palette (black left out: it is the target line's colour),
+# then the same colours dashed; each player also has a marker of their own.
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "<", ">")
+DPI = 100
+LEGEND_NAME_LIMIT = 16
+SCORE_SIZE = (9.0, 4.5)  # inches: 900 x 450 px
+RATING_SIZE = (6.0, 2.6)  # 600 x 260 px
+
+# matplotlib's font and text caches are shared between threads: one chart at a time.
+_drawing = threading.Lock()
+
+
+@dataclass(frozen=True)
+class ScoreChart:
+    """The match totals after each game, round or manche; ``winner`` is a seat once the match is won."""
+
+    names: Sequence[str]
+    totals: Sequence[Sequence[int]]  # per finished game/round/manche, per seat
+    target: int | None
+    winner: int | None
+    x_label: str  # "Game", "Round", "Manche" in the reader's language
+    y_label: str
+    target_label: str
+    winner_label: str
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """Each game's conservative rating after each match, one line per game."""
+
+    series: Sequence[tuple[str, Sequence[float]]]  # (game title, ratings)
+    x_label: str
+    y_label: str
+
+
+def shortened(name: str, limit: int = LEGEND_NAME_LIMIT) -> str:
+    """A name that fits the legend beside the chart."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def style(index: int) -> dict[str, str]:
+    return {
+        "color": OKABE_ITO[index % len(OKABE_ITO)],
+        "marker": MARKERS[index % len(MARKERS)],
+        "linestyle": "-" if index < len(OKABE_ITO) else "--",
+    }
+
+
+def _figure(size: tuple[float, float], left: float, right: float, bottom: float) -> tuple[Figure, Axes]:
+    # The Figure API without pyplot: no global figure registry, no GUI backend. Fixed margins
+    # rather than a layout engine, which would double the drawing time.
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=size, dpi=DPI)
+    figure.subplots_adjust(left=left, right=right, bottom=bottom, top=0.95)
+    axes = figure.add_subplot()
+    axes.grid(True, color="#dddddd", linewidth=0.8)
+    axes.spines[["top", "right"]].set_visible(False)
+    return figure, axes
+
+
+def _png(figure: Figure) -> bytes:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    buffer = io.BytesIO()
+    FigureCanvasAgg(figure).print_png(buffer)
+    return buffer.getvalue()
+
+
+def draw_scores(chart: ScoreChart) -> bytes:
+    """Running totals per player from 0, the target as a line, the winner starred; legend by final total."""
+    with _drawing:
+        figure, axes = _figure(SCORE_SIZE, left=0.08, right=0.72, bottom=0.13)
+        rounds = list(range(len(chart.totals) + 1))
+        final = chart.totals[-1] if chart.totals else [0] * len(chart.names)
+        for seat, name in enumerate(chart.names):
+            points = [0, *(totals[seat] for totals in chart.totals)]
+            axes.plot(
+                rounds,
+                points,
+                label=f"{shortened(name)} ({final[seat]})",
+                markersize=6,
+                linewidth=2,
+                **style(seat),
+            )
+        if chart.target:
+            axes.axhline(chart.target, color="black", linestyle=":", linewidth=1.5)
+            axes.annotate(
+                f"{chart.target_label} {chart.target}",
+                (0, chart.target),
+                xytext=(2, 3),
+                textcoords="offset points",
+                fontsize=9,
+            )
+        if chart.winner is not None:
+            axes.plot(
+                rounds[-1],
+                final[chart.winner],
+                marker="*",
+                markersize=22,
+                color="black",
+                markerfacecolor="gold",
+                linestyle="none",
+                label=f"{chart.winner_label}: {shortened(chart.names[chart.winner])}",
+            )
+        axes.set_xlabel(chart.x_label)
+        axes.set_ylabel(chart.y_label)
+        # Whole numbers only, and no more than a dozen: each tick costs as much to draw as a player's line.
+        axes.xaxis.get_major_locator().set_params(integer=True, nbins=12)
+        handles, labels = axes.get_legend_handles_labels()
+        players = sorted(range(len(chart.names)), key=lambda seat: -final[seat])
+        order = players + list(range(len(chart.names), len(handles)))
+        axes.legend(
+            [handles[i] for i in order],
+            [labels[i] for i in order],
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1),
+        )
+        return _png(figure)
+
+
+def draw_ratings(chart: RatingChart) -> bytes:
+    with _drawing:
+        figure, axes = _figure(RATING_SIZE, left=0.11, right=0.97, bottom=0.2)
+        for index, (title, ratings) in enumerate(chart.series):
+            axes.plot(range(1, len(ratings) + 1), ratings, label=title, markersize=4, **style(index))
+        axes.set_xlabel(chart.x_label)
+        axes.set_ylabel(chart.y_label)
+        axes.xaxis.get_major_locator().set_params(integer=True, nbins=12)
+        if len(chart.series) > 1:
+            axes.legend(fontsize=8)
+        return _png(figure)

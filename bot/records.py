@@ -1,0 +1,252 @@
+"""After the game: the score chart on results, ``/stats`` and ``/history``, all from the database."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot import charts
+from bot.i18n import described, t
+from bot.ratings import Skill, default_skill, user_entry
+from bot.replies import language, reply
+from bot.store import FinishedMatch, PastResult, Store
+from games.core import Event, GameError
+
+if TYPE_CHECKING:
+    from bot.adapter import Viewer
+    from bot.client import GameBot
+    from bot.tables import Table
+
+SCORE_CHART_FILE = "scores.png"
+RATING_CHART_FILE = "rating.png"
+TREND_MATCHES = 5
+LAST_RESULTS = 5
+POINTS_PER_ROUND_GAMES = ("rummikub", "rumbugz")
+MEDAL = "🏆"
+EMBED_DESCRIPTION_LIMIT = 4096
+
+
+def decimal(language: str, value: float) -> str:
+    """One decimal, with the decimal comma Italian and French readers expect."""
+    text = f"{value:.1f}"
+    return text if language == "en" else text.replace(".", ",")
+
+
+def game_title(language: str, kind: str) -> str:
+    return t(language, f"{kind}.title")
+
+
+def game_choices(bot: GameBot) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=game_title("en", kind), value=kind) for kind in sorted(bot.adapters)]
+
+
+def discord_time(timestamp: float, style: str = "f") -> str:
+    """A date every reader sees in their own time zone and language."""
+    return f"<t:{int(timestamp)}:{style}>"
+
+
+# ---------------------------------------------------------------------- the chart on results
+
+
+async def score_chart(
+    store: Store, table: Table, events: Sequence[Event], embeds: list[discord.Embed], viewer: Viewer
+) -> discord.File | None:
+    """When ``events`` end a game, round or manche: the match totals so far as a chart, shown in
+    the last results embed (or in an embed of its own when the game has none for a round)."""
+    if not table.adapter.ends_round(events):
+        return None
+    history = await store.round_totals(table.row.id)
+    if not history:
+        return None
+    kind = table.row.kind
+    unit = viewer.t(f"stats.chart.unit.{kind}")
+    left = viewer.t("common.left_mark")
+    chart = charts.ScoreChart(
+        names=[f"{seat.name} {left}" if seat.gone else seat.name for seat in table.seats],
+        totals=history,
+        target=table.row.options.get("target") or None,
+        winner=table.game.winner(),
+        x_label=unit,
+        y_label=viewer.t("stats.chart.points"),
+        target_label=viewer.t("stats.chart.target"),
+        winner_label=viewer.t("stats.chart.winner"),
+    )
+    png = await asyncio.to_thread(charts.draw_scores, chart)
+    if not embeds:
+        title = viewer.t(
+            "stats.chart.title", game=game_title(viewer.language, kind), unit=unit, number=len(history)
+        )
+        embeds.append(discord.Embed(title=title, colour=table.adapter.colour))
+    embeds[-1].set_image(url=f"attachment://{SCORE_CHART_FILE}")
+    return discord.File(io.BytesIO(png), filename=SCORE_CHART_FILE)
+
+
+# ---------------------------------------------------------------------- /stats
+
+
+def trend_text(language: str, ratings: Sequence[Skill]) -> str:
+    """How much the rating moved over the last few matches, with an arrow."""
+    matches = min(TREND_MATCHES, len(ratings))
+    before = ratings[-matches - 1] if len(ratings) > matches else default_skill()
+    change = ratings[-1].conservative - before.conservative
+    arrow = "▲" if change > 0 else "▼" if change < 0 else "▶"
+    sign = "+" if change >= 0 else "−"
+    return t(
+        language, "stats.trend", arrow=arrow, change=sign + decimal(language, abs(change)), matches=matches
+    )
+
+
+def result_line(language: str, result: PastResult) -> str:
+    return t(
+        language,
+        "stats.result_line",
+        medal=MEDAL if result.won else "▫️",
+        game=game_title(language, result.kind),
+        points=result.points,
+        date=discord_time(result.finished_at, "d"),
+    )
+
+
+async def stats_embed(
+    bot: GameBot, guild_id: int, user: discord.abc.User, kind: str | None, lang: str
+) -> tuple[discord.Embed, discord.File | None]:
+    store = bot.store
+    record = await store.player_record(guild_id, user.id, kind)
+    if record is None:
+        raise GameError("stats.error.no_matches", name=user.display_name)
+    kinds = [kind] if kind else await store.kinds_played(guild_id, user.id)
+    title_game = game_title(lang, kind) if kind else t(lang, "common.all_games")
+    embed = discord.Embed(
+        title=t(lang, "stats.title", name=record.name, game=title_game), colour=discord.Colour.blurple()
+    )
+    embed.add_field(name=t(lang, "stats.matches"), value=str(record.matches))
+    embed.add_field(
+        name=t(lang, "stats.wins"),
+        value=t(
+            lang, "stats.wins_value", wins=record.wins, rate=decimal(lang, 100 * record.wins / record.matches)
+        ),
+    )
+    embed.add_field(name=t(lang, "stats.best_total"), value=str(record.best_total))
+    histories = [(k, await store.rating_history(guild_id, k, user_entry(user.id))) for k in kinds]
+    rated = [(k, ratings) for k, ratings in histories if ratings]
+    if rated:
+        embed.add_field(
+            name=t(lang, "stats.rating"),
+            value="\n".join(
+                t(
+                    lang,
+                    "stats.rating_value",
+                    game=game_title(lang, k),
+                    rating=decimal(lang, ratings[-1].conservative),
+                    matches=len(ratings),
+                    trend=trend_text(lang, ratings),
+                )
+                for k, ratings in rated
+            ),
+            inline=False,
+        )
+    for k in kinds:
+        feats = await store.feat_counts(guild_id, user.id, k)
+        adapter = bot.adapters.get(k)
+        # Every feat the game counts is shown, made or not yet.
+        for feat in dict.fromkeys(adapter.feat_events.values() if adapter else ()):
+            embed.add_field(name=t(lang, f"stats.feat.{feat}"), value=str(feats.get(feat, 0)))
+        if k in POINTS_PER_ROUND_GAMES:
+            average = await store.points_per_round(guild_id, user.id, k)
+            if average is not None:
+                embed.add_field(
+                    name=t(lang, "stats.points_per_round", game=game_title(lang, k)),
+                    value=decimal(lang, average),
+                )
+    last = await store.last_results(guild_id, user.id, kind, LAST_RESULTS)
+    embed.add_field(
+        name=t(lang, "stats.last_results"), value="\n".join(result_line(lang, r) for r in last), inline=False
+    )
+    if not rated:
+        return embed, None
+    chart = charts.RatingChart(
+        series=[(game_title(lang, k), [skill.conservative for skill in ratings]) for k, ratings in rated],
+        x_label=t(lang, "stats.chart.match"),
+        y_label=t(lang, "stats.chart.rating"),
+    )
+    png = await asyncio.to_thread(charts.draw_ratings, chart)
+    embed.set_image(url=f"attachment://{RATING_CHART_FILE}")
+    return embed, discord.File(io.BytesIO(png), filename=RATING_CHART_FILE)
+
+
+def stats_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
+    @app_commands.command(name="stats", description=described("stats.cmd"))
+    @app_commands.describe(player=described("stats.cmd.player"), game=described("cmd.leaderboard.game"))
+    @app_commands.choices(game=game_choices(bot))
+    @app_commands.guild_only()
+    async def stats(
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        embed, chart = await stats_embed(
+            bot,
+            interaction.guild_id or 0,
+            player or interaction.user,
+            game.value if game else None,
+            language(interaction),
+        )
+        await reply(interaction, embeds=[embed], file=chart, ephemeral=False)
+
+    return stats
+
+
+# ---------------------------------------------------------------------- /history
+
+
+def match_text(language: str, match: FinishedMatch) -> str:
+    left = t(language, "common.left_mark")
+    players = " · ".join(
+        (f"{MEDAL} **{seat.name}**" if seat.won else seat.name)
+        + f" {seat.points}"
+        + (f" {left}" if seat.gone else "")
+        for seat in match.seats
+    )
+    link = t(language, "stats.history_link", url=match.jump_url) if match.jump_url else ""
+    heading = f"**{game_title(language, match.kind)}** · {discord_time(match.finished_at)}"
+    return f"{heading} {link}\n{players}"
+
+
+def within_limit(parts: Sequence[str], separator: str, limit: int = EMBED_DESCRIPTION_LIMIT) -> str:
+    """As many of ``parts`` as fit, whole, from the first."""
+    kept: list[str] = []
+    for part in parts:
+        if len(separator.join([*kept, part])) > limit:
+            break
+        kept.append(part)
+    return separator.join(kept)
+
+
+def history_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
+    @app_commands.command(name="history", description=described("stats.cmd.history"))
+    @app_commands.describe(game=described("cmd.leaderboard.game"))
+    @app_commands.choices(game=game_choices(bot))
+    @app_commands.guild_only()
+    async def history(interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        lang = language(interaction)
+        kind = game.value if game else None
+        matches = await bot.store.finished_matches(interaction.guild_id or 0, kind)
+        if not matches:
+            raise GameError("stats.error.no_history")
+        embed = discord.Embed(
+            title=t(
+                lang,
+                "stats.history_title",
+                game=game_title(lang, kind) if kind else t(lang, "common.all_games"),
+            ),
+            description=within_limit([match_text(lang, match) for match in matches], "\n\n"),
+            colour=discord.Colour.blurple(),
+        )
+        await reply(interaction, embeds=[embed], ephemeral=False)
+
+    return history

@@ -1,0 +1,120 @@
+"""Score and rating charts: drawn for every game from names and totals only, as valid PNGs."""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import fields
+from types import SimpleNamespace
+
+import pytest
+from PIL import Image
+
+from bot import charts, records
+from bot.adapter import Viewer
+from bot.games.bue import ADAPTER as BUE
+from bot.games.rumbugz import ADAPTER as RUMBUGZ
+from bot.games.rummikub import ADAPTER as RUMMIKUB
+from bot.games.seriebum import ADAPTER as SERIEBUM
+from bot.render import faces_in
+from bot.store import GameRow, SeatRow
+from bot.tables import Table
+from games.core import Event
+from tests.bot.driver import NAMES
+
+ADAPTERS = (BUE, SERIEBUM, RUMMIKUB, RUMBUGZ)
+# Two players and ten, or as many as the game takes.
+CASES = [
+    (adapter, count) for adapter in ADAPTERS for count in sorted({2, min(10, adapter.engine.max_players)})
+]
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.format == "PNG"
+        image.verify()
+        return image.size
+
+
+def table_of(adapter, players: int, target: int) -> Table:
+    row = GameRow(1, adapter.name, 5, 6, 1, "running", {"target": target}, 60, "en", 3, None, 1, 9)
+    seats = [SeatRow(seat, 100 + seat, NAMES[seat], "en", 0, seat == 1, False) for seat in range(players)]
+    return Table(row, seats, adapter.engine.new(players, {}, 3), adapter)
+
+
+def running_totals(players: int, rounds: int) -> list[list[int]]:
+    return [[(seat + 1) * number * 3 for seat in range(players)] for number in range(1, rounds + 1)]
+
+
+@pytest.mark.parametrize(("adapter", "players"), CASES, ids=lambda case: getattr(case, "name", case))
+async def test_a_round_end_brings_a_chart_of_names_and_totals_only(adapter, players, monkeypatch):
+    drawn: list[charts.ScoreChart] = []
+    draw = charts.draw_scores
+
+    def spy(chart: charts.ScoreChart) -> bytes:
+        drawn.append(chart)
+        return draw(chart)
+
+    monkeypatch.setattr(charts, "draw_scores", spy)
+    totals = running_totals(players, 20)
+
+    async def round_totals(game_id: int) -> list[list[int]]:
+        return totals
+
+    table = table_of(adapter, players, target=100)
+    embeds = []
+    ended = [Event(key) for key in adapter.round_end_events]
+    viewer = Viewer("it", table.names)
+    file = await records.score_chart(SimpleNamespace(round_totals=round_totals), table, ended, embeds, viewer)
+
+    (chart,) = drawn
+    # Names, numbers and words: nothing of a hand, a rack or a tile can reach the image.
+    assert list(chart.names) == [NAMES[0], f"{NAMES[1]} (ha lasciato)", *NAMES[2:players]]
+    assert chart.totals == totals and chart.target == 100 and chart.winner is None
+    assert all(isinstance(value, int) for row in chart.totals for value in row)
+    words = [getattr(chart, field.name) for field in fields(chart) if field.name.endswith("_label")]
+    assert all(isinstance(word, str) for word in words) and "Punti della sfida" in words
+    png = file.fp.read()
+    assert png_size(png) == (900, 450)
+    assert faces_in(png) == []
+    # Games without a results embed for a round get one for the chart.
+    assert embeds[-1].image.url == "attachment://scores.png"
+
+
+async def test_nothing_is_drawn_while_no_round_has_ended():
+    async def round_totals(game_id: int) -> list[list[int]]:
+        raise AssertionError("not asked")
+
+    table = table_of(BUE, 2, target=110)
+    store = SimpleNamespace(round_totals=round_totals)
+    viewer = Viewer("en", table.names)
+    assert await records.score_chart(store, table, [Event("bue.event.dealt")], [], viewer) is None
+
+
+def test_the_winner_is_starred_in_the_legend_and_ten_players_stay_apart():
+    chart = charts.ScoreChart(
+        names=list(NAMES),
+        totals=running_totals(10, 20),
+        target=None,
+        winner=9,
+        x_label="Round",
+        y_label="Points",
+        target_label="Target",
+        winner_label="Winner",
+    )
+    assert png_size(charts.draw_scores(chart)) == (900, 450)
+    looks = {tuple(sorted(charts.style(index).items())) for index in range(10)}
+    assert len(looks) == 10  # colour, marker and line style together tell every player apart
+
+
+def test_a_rating_chart_is_a_small_png():
+    chart = charts.RatingChart([("Bué", [0.0, 1.5, 3.2]), ("Rummikub", [0.0, -0.4])], "Match", "Rating")
+    assert png_size(charts.draw_ratings(chart)) == (600, 260)
+
+
+def test_the_bot_starts_without_importing_matplotlib(tmp_path):
+    import subprocess
+
+    code = "import sys, bot.client, bot.records; print('matplotlib' in sys.modules)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert run.stdout.strip() == "False"
