@@ -1,4 +1,4 @@
-"""All SQL of the bot: one SQLite file through aiosqlite.
+"""All SQL of the bot, written once for every database (see bot/store/backend.py).
 
 The database is the truth. Every accepted action is appended to the game's action log
 and the new state committed in one transaction, before the bot answers anyone.
@@ -6,104 +6,18 @@ and the new state committed in one transaction, before the bot answers anyone.
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-# Numbered migrations: index i brings the schema from user_version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        host_id INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'aborted')),
-        options TEXT NOT NULL,
-        turn_timeout INTEGER NOT NULL,
-        locale TEXT NOT NULL,
-        seed INTEGER NOT NULL,
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        message_id INTEGER,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX one_open_game_per_channel ON games (channel_id)
-        WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_by_status ON games (status);
-
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        locale TEXT NOT NULL,
-        total INTEGER NOT NULL DEFAULT 0,
-        gone INTEGER NOT NULL DEFAULT 0,
-        dm_notice_sent INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, user_id)
-    );
-
-    CREATE TABLE actions (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        by_timeout INTEGER NOT NULL DEFAULT 0,
-        at REAL NOT NULL,
-        PRIMARY KEY (game_id, number)
-    );
-
-    CREATE TABLE timers (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire')),
-        decision TEXT NOT NULL,
-        due_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seat, kind)
-    );
-    CREATE INDEX timers_by_due ON timers (due_at);
-
-    CREATE TABLE results (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        guild_id INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        points INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    CREATE INDEX results_by_board ON results (guild_id, kind);
-    """,
-    """
-    -- The version at which each seat's open decision began: a click made on an older table is stale.
-    ALTER TABLE seats ADD COLUMN decision_since INTEGER NOT NULL DEFAULT 0;
-
-    -- What a committed move must still tell players (the transactional outbox): written with the
-    -- move, delivered after it, deleted once delivered; ``delivered`` lists the parts already sent.
-    CREATE TABLE outbox (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        publication TEXT NOT NULL,
-        delivered TEXT NOT NULL DEFAULT '[]',
-        PRIMARY KEY (game_id, version)
-    );
-    """,
-)
+from bot.store.backend import Backend, Executor, Row
+from bot.store.postgres import PostgresBackend
+from bot.store.schema import MIGRATIONS
+from bot.store.sqlite import SQLiteBackend
 
 OPEN_STATUSES = ("lobby", "running")
-# SQLite's integers are 64-bit signed: a larger id names no row.
+# Both databases' integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
 
 
@@ -195,101 +109,110 @@ class Commit:
     publication: dict[str, Any] | None = None
 
 
-def _columns(row_type: type, row: aiosqlite.Row, **decoded: Any) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards whose guilds' games this process runs (all of them by default).
+
+    Every game belongs to one guild and every guild to one shard: Discord's rule is
+    ``shard = (guild_id >> 22) % count``.
+    """
+
+    count: int = 1
+    ids: tuple[int, ...] = (0,)
+
+    def condition(self, guild_column: str = "guild_id") -> tuple[str, list[int]]:
+        """SQL true for the rows of these shards' guilds, and its parameters."""
+        placeholders = ", ".join("?" for _ in self.ids)
+        return f"({guild_column} >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
+
+
+# A due timer taken by one process is left to it this long (see the timers table).
+TIMER_LEASE = 120.0
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def _columns(row_type: type, row: Row, **decoded: Any) -> dict[str, Any]:
     """The row's columns named like ``row_type``'s fields; ``decoded`` replaces those kept as JSON or 0/1."""
     return {field.name: row[field.name] for field in fields(row_type)} | decoded
 
 
-def _game(row: aiosqlite.Row) -> GameRow:
+def _game(row: Row) -> GameRow:
     state = json.loads(row["state"]) if row["state"] else None
     return GameRow(**_columns(GameRow, row, options=json.loads(row["options"]), state=state))
 
 
-def _seat(row: aiosqlite.Row) -> SeatRow:
+def _seat(row: Row) -> SeatRow:
     flags = {"gone": bool(row["gone"]), "dm_notice_sent": bool(row["dm_notice_sent"])}
     return SeatRow(**_columns(SeatRow, row, **flags))
 
 
+def _timer(row: Row) -> TimerRow:
+    return TimerRow(**_columns(TimerRow, row))
+
+
 class Store:
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        # One connection is shared by every coroutine: the lock keeps one coroutine's
-        # statements out of another's transaction.
-        self._lock = asyncio.Lock()
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
-
-    async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        async with self._lock:
-            await self._db.execute(sql, parameters)
-
-    async def _rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self._db.execute(sql, parameters) as cursor:
-            return list(await cursor.fetchall())
-
-    async def _value(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        rows = await self._rows(sql, parameters)
-        return rows[0][0] if rows else None
+    def __init__(self, backend: Backend, shards: Shards = Shards()) -> None:
+        self._db = backend
+        self.shards = shards
 
     @classmethod
-    async def open(cls, path: str) -> Store:
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"):
-            async with connection.execute(f"PRAGMA {pragma}") as cursor:
-                await cursor.fetchall()
-        store = cls(connection)
-        await store._migrate()
-        return store
+    async def open(cls, database: str, shards: Shards = Shards()) -> Store:
+        """The store in ``database``: an SQLite file's path, or a ``postgresql://`` URL; migrated."""
+        if database.startswith(POSTGRES_SCHEMES):
+            backend: Backend = await PostgresBackend.open(database)
+        else:
+            backend = await SQLiteBackend.open(database)
+        await backend.migrate([script.format_map(backend.schema_fields) for script in MIGRATIONS])
+        return cls(backend, shards)
+
+    @property
+    def backend(self) -> Backend:
+        return self._db
 
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
-        current = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            # The version bump runs in the same transaction as the migration.
-            await self._db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        await self._db.execute(sql, parameters)
+
+    async def _value(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        rows = await self._db.fetch(sql, parameters)
+        return rows[0][0] if rows else None
 
     async def schema_version(self) -> int:
-        return int(await self._value("PRAGMA user_version") or 0)
+        return await self._db.schema_version()
+
+    def _in_my_shards(self) -> tuple[str, list[int]]:
+        """SQL true for the game ids of this process's shards, and its parameters."""
+        condition, parameters = self.shards.condition()
+        return f"game_id IN (SELECT id FROM games WHERE status = 'running' AND {condition})", parameters
 
     # ------------------------------------------------------------------ games
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
-        async with self._lock:
-            return await self._open_game_in(self._db, channel_id)
+        return await self._open_game_in(self._db, channel_id)
 
     @staticmethod
-    async def _open_game_in(db: aiosqlite.Connection, channel_id: int) -> GameRow | None:
-        async with db.execute(
+    async def _open_game_in(db: Executor, channel_id: int) -> GameRow | None:
+        rows = await db.fetch(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return _game(row) if row else None
+        )
+        return _game(rows[0]) if rows else None
 
     async def game(self, game_id: int) -> GameRow | None:
         """The game with this id; None for none, whatever number a forged id holds."""
         if not 0 < game_id <= MAX_ID:
             return None
-        rows = await self._rows("SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = await self._db.fetch("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
     async def running_games(self) -> list[GameRow]:
-        return [
-            _game(row) for row in await self._rows("SELECT * FROM games WHERE status = 'running' ORDER BY id")
-        ]
+        """The running games of this process's shards."""
+        condition, parameters = self.shards.condition()
+        rows = await self._db.fetch(
+            f"SELECT * FROM games WHERE status = 'running' AND {condition} ORDER BY id", parameters
+        )
+        return [_game(row) for row in rows]
 
     async def create_lobby(
         self,
@@ -310,63 +233,71 @@ class Store:
         """A new lobby with the host seated (and, for a rematch, the other players).
 
         Raises ChannelBusy when the channel already has an open game, however close two
-        starts come: the check and the insert share one write transaction.
+        starts come: the check and the insert share one write transaction, and the index of
+        open games per channel stops a second process's insert.
         """
-        async with self._transaction() as db:
-            busy = await self._open_game_in(db, channel_id)
-            if busy:
-                raise ChannelBusy(busy)
-            cursor = await db.execute(
-                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
-                " locale, seed, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                (
-                    kind,
-                    guild_id,
-                    channel_id,
-                    host_id,
-                    json.dumps(options),
-                    turn_timeout,
-                    locale,
-                    seed,
-                    now,
-                    now,
-                ),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            seated = [(host_id, host_name, host_locale)]
-            seated += [player for player in players if player[0] != host_id]
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, name, locale) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seat, *player) for seat, player in enumerate(seated)],
-            )
+        seated = [(host_id, host_name, host_locale)] + [player for player in players if player[0] != host_id]
+        try:
+            async with self._db.transaction() as db:
+                busy = await self._open_game_in(db, channel_id)
+                if busy:
+                    raise ChannelBusy(busy)
+                (row,) = await db.fetch(
+                    "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
+                    " locale, seed, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)"
+                    " RETURNING id",
+                    (
+                        kind,
+                        guild_id,
+                        channel_id,
+                        host_id,
+                        json.dumps(options),
+                        turn_timeout,
+                        locale,
+                        seed,
+                        now,
+                        now,
+                    ),
+                )
+                game_id: int = row["id"]
+                await db.executemany(
+                    "INSERT INTO seats (game_id, seat, user_id, name, locale) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, seat, *player) for seat, player in enumerate(seated)],
+                )
+        except self._db.unique_violation:
+            busy = await self.open_game_in(channel_id)
+            if busy is None:
+                raise
+            raise ChannelBusy(busy) from None
         return game_id
 
     async def set_message(self, game_id: int, message_id: int) -> None:
         await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        return [
-            _seat(row)
-            for row in await self._rows("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        ]
+        rows = await self._db.fetch("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [_seat(row) for row in rows]
 
     async def join(self, game_id: int, user_id: int, name: str, locale: str) -> None:
         await self._write(
             "INSERT INTO seats (game_id, seat, user_id, name, locale)"
-            " SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ? FROM seats WHERE game_id = ?",
-            (game_id, user_id, name, locale, game_id),
+            " VALUES (?, (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE game_id = ?), ?, ?, ?)",
+            (game_id, game_id, user_id, name, locale),
         )
 
     async def leave_lobby(self, game_id: int, user_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-            # Keep seats dense so join order stays seating order.
-            await db.execute(
-                "UPDATE seats SET seat = (SELECT COUNT(*) FROM seats AS earlier"
-                " WHERE earlier.game_id = seats.game_id AND earlier.seat < seats.seat) WHERE game_id = ?",
-                (game_id,),
+        async with self._db.transaction() as db:
+            left = await db.fetch(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat", (game_id, user_id)
             )
+            if not left:
+                return
+            # Keep seats dense so join order stays seating order. Through negative numbers: a
+            # seat is unique at every row updated, whatever order the database updates them in.
+            await db.execute(
+                "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, left[0]["seat"])
+            )
+            await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
 
     async def remember_locale(self, game_id: int, user_id: int, locale: str) -> None:
         await self._write(
@@ -386,13 +317,13 @@ class Store:
         publication: dict[str, Any] | None = None,
     ) -> None:
         """The lobby becomes a running game at version 1, with what its first deal must tell."""
-        async with self._transaction() as db:
-            cursor = await db.execute(
+        async with self._db.transaction() as db:
+            started = await db.execute(
                 "UPDATE games SET status = 'running', state = ?, version = 1"
                 " WHERE id = ? AND status = 'lobby'",
                 (json.dumps(state), game_id),
             )
-            if cursor.rowcount != 1:
+            if started != 1:
                 raise StaleVersion(game_id)
             await db.execute("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,))
             await self._write_timers(db, game_id, timers)
@@ -401,18 +332,19 @@ class Store:
 
     async def end(self, game_id: int, status: str) -> None:
         """Close a lobby or a running game without a result (cancelled, aborted)."""
-        async with self._transaction() as db:
+        async with self._db.transaction() as db:
             await db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
             await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
     async def commit(self, game: GameRow, change: Commit, now: float) -> int:
         """Append the action, save the new state, totals and timers; returns the new version.
 
-        Raises StaleVersion, changing nothing, if the game moved on since ``game`` was read.
+        Raises StaleVersion, changing nothing, if the game moved on since ``game`` was read,
+        by this process or another: the version check and the update are one statement.
         """
-        async with self._transaction() as db:
+        async with self._db.transaction() as db:
             version = game.version + 1
-            cursor = await db.execute(
+            updated = await db.execute(
                 "UPDATE games SET state = ?, version = ?, updated_at = ?, status = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
                 (
@@ -424,7 +356,7 @@ class Store:
                     game.version,
                 ),
             )
-            if cursor.rowcount != 1:
+            if updated != 1:
                 raise StaleVersion(game.id)
             await db.execute(
                 "INSERT INTO actions (game_id, number, seat, action, by_timeout, at)"
@@ -449,13 +381,15 @@ class Store:
             if change.finished and change.winner is not None:
                 await db.execute(
                     "INSERT INTO results (game_id, guild_id, kind, user_id, name, points, won, finished_at)"
-                    " SELECT ?, ?, ?, user_id, name, total, seat = ?, ? FROM seats WHERE game_id = ?",
-                    (game.id, game.guild_id, game.kind, change.winner, now, game.id),
+                    " SELECT game_id, CAST(? AS BIGINT), CAST(? AS TEXT), user_id, name, total,"
+                    " CASE WHEN seat = ? THEN 1 ELSE 0 END, CAST(? AS DOUBLE PRECISION)"
+                    " FROM seats WHERE game_id = ?",
+                    (game.guild_id, game.kind, change.winner, now, game.id),
                 )
         return version
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
         )
         return [(row["seat"], json.loads(row["action"])) for row in rows]
@@ -464,7 +398,7 @@ class Store:
 
     @staticmethod
     async def _write_publication(
-        db: aiosqlite.Connection, game_id: int, version: int, publication: dict[str, Any]
+        db: Executor, game_id: int, version: int, publication: dict[str, Any]
     ) -> None:
         await db.execute(
             "INSERT INTO outbox (game_id, version, publication) VALUES (?, ?, ?)",
@@ -472,10 +406,13 @@ class Store:
         )
 
     async def pending(self, game_id: int | None = None) -> list[Pending]:
-        """Publications not yet fully delivered, oldest first (of one game, or of every game)."""
-        rows = await self._rows(
-            "SELECT * FROM outbox WHERE ? IS NULL OR game_id = ? ORDER BY game_id, version",
-            (game_id, game_id),
+        """Publications not yet fully delivered, oldest first (of one game, or of every game of
+        this process's shards)."""
+        in_my_shards, parameters = self._in_my_shards()
+        rows = await self._db.fetch(
+            f"SELECT * FROM outbox WHERE game_id = COALESCE(?, game_id) AND {in_my_shards}"
+            " ORDER BY game_id, version",
+            (game_id, *parameters),
         )
         return [
             Pending(
@@ -504,7 +441,7 @@ class Store:
 
     @staticmethod
     async def _write_timers(
-        db: aiosqlite.Connection, game_id: int, timers: Sequence[tuple[int, str, str, float]]
+        db: Executor, game_id: int, timers: Sequence[tuple[int, str, str, float]]
     ) -> None:
         await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
         await db.executemany(
@@ -513,15 +450,35 @@ class Store:
         )
 
     async def timers(self, game_id: int) -> list[TimerRow]:
-        rows = await self._rows("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
-        return [TimerRow(**dict(row)) for row in rows]
+        rows = await self._db.fetch("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
+        return [_timer(row) for row in rows]
 
     async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self._rows("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at", (now,))
-        return [TimerRow(**dict(row)) for row in rows]
+        """Takes the timers due by ``now`` in this process's shards that no other process holds.
+
+        Each is leased to this process for TIMER_LEASE seconds: firing it replaces or drops it;
+        if this process dies first, another takes it when the lease ends.
+        """
+        in_my_shards, parameters = self._in_my_shards()
+        async with self._db.transaction() as db:
+            rows = await db.fetch(
+                "UPDATE timers SET claimed_until = ? WHERE (game_id, seat, kind) IN ("
+                " SELECT game_id, seat, kind FROM timers"
+                f" WHERE due_at <= ? AND COALESCE(claimed_until, 0) <= ? AND {in_my_shards}"
+                f"{self._db.lock_rows})"
+                " RETURNING *",
+                (now + TIMER_LEASE, now, now, *parameters),
+            )
+        return sorted(map(_timer, rows), key=lambda timer: timer.due_at)
 
     async def next_due(self) -> float | None:
-        return await self._value("SELECT MIN(due_at) FROM timers")
+        """When a timer of this process's shards can next be taken: due, and not held by a lease."""
+        in_my_shards, parameters = self._in_my_shards()
+        return await self._value(
+            "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END)"
+            f" FROM timers WHERE {in_my_shards}",
+            parameters,
+        )
 
     async def drop_timer(self, timer: TimerRow) -> None:
         await self._write(
@@ -532,13 +489,13 @@ class Store:
     # ------------------------------------------------------------------ leaderboards
 
     async def leaderboard(self, guild_id: int, kind: str | None, limit: int = 10) -> list[Standing]:
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT user_id, (SELECT name FROM results AS latest WHERE latest.user_id = results.user_id"
-            " AND latest.guild_id = results.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
+            " AND latest.guild_id = ? ORDER BY finished_at DESC LIMIT 1) AS name,"
             " COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points"
-            " FROM results WHERE guild_id = ? AND (? IS NULL OR kind = ?)"
+            " FROM results WHERE guild_id = ? AND kind = COALESCE(?, kind)"
             " GROUP BY user_id ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
-            (guild_id, kind, kind, limit),
+            (guild_id, guild_id, kind, limit),
         )
         return [
             Standing(row["user_id"], row["name"], row["games"], row["wins"], row["points"]) for row in rows

@@ -1,0 +1,29 @@
+"""Persistence: one Store, written once, over SQLite (the default) or PostgreSQL."""
+
+from bot.store.schema import MIGRATIONS
+from bot.store.store import (
+    ChannelBusy,
+    Commit,
+    GameRow,
+    Pending,
+    SeatRow,
+    Shards,
+    StaleVersion,
+    Standing,
+    Store,
+    TimerRow,
+)
+
+__all__ = [
+    "MIGRATIONS",
+    "ChannelBusy",
+    "Commit",
+    "GameRow",
+    "Pending",
+    "SeatRow",
+    "Shards",
+    "StaleVersion",
+    "Standing",
+    "Store",
+    "TimerRow",
+]
