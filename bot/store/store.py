@@ -185,7 +185,7 @@ class Store:
     def _in_my_shards(self) -> tuple[str, list[int]]:
         """SQL true for the game ids of this process's shards, and its parameters."""
         condition, parameters = self.shards.condition()
-        return f"game_id IN (SELECT id FROM games WHERE status = 'running' AND {condition})", parameters
+        return f"game_id IN (SELECT id FROM games WHERE {condition})", parameters
 
     # ------------------------------------------------------------------ games
 

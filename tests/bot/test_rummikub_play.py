@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from games.rummikub import Rummikub
 from games.rummikub.tiles import ALL_TILES
 from tests.bot.driver import TableDriver, components
+from tests.conftest import BACKENDS
 
 
 class RummikubDriver(TableDriver[Rummikub]):
@@ -112,6 +115,7 @@ async def test_a_joker_won_back_is_played_again_the_same_turn(simcord_env, datab
     assert any("j" in s and "b5" in s and "k5" in s for s in table)
 
 
+@pytest.mark.parametrize("database", BACKENDS, indirect=True)
 async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_env, database, make_bot):
     driver = RummikubDriver(simcord_env, database)
     await driver.open()
