@@ -7,7 +7,7 @@ import sys
 
 import discord
 
-from bot.client import make_bot
+from bot.client import bot_for
 from bot.config import Settings
 
 MISSING_TOKEN = """\
@@ -49,7 +49,7 @@ def main() -> int:
     if settings.token is None:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
-    bot = make_bot(settings)
+    bot = bot_for(settings)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

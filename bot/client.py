@@ -173,7 +173,7 @@ class ShardedGameBot(GameBot, commands.AutoShardedBot):
         return {"shard_count": settings.shard_count, "shard_ids": list(settings.shards.ids)}
 
 
-def make_bot(settings: Settings, **options: Any) -> GameBot:
+def bot_for(settings: Settings, **options: Any) -> GameBot:
     """The bot the settings ask for: sharded when they name a shard count."""
     if settings.shard_count is None:
         return GameBot(settings, **options)

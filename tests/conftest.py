@@ -7,13 +7,14 @@ import tempfile
 import uuid
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.client import GameBot
+from bot.client import GameBot, bot_for
 from bot.config import Settings
 
 
@@ -78,9 +79,10 @@ async def make_bot(database) -> AsyncIterator[Callable[[], GameBot]]:
     seeds = itertools.count(1000)
     made: list[GameBot] = []
 
-    def make(database: str = database) -> GameBot:
-        settings = Settings(token=None, database=database, dev_guild_id=None, log_level="INFO")
-        made.append(GameBot(settings, seed_source=lambda: next(seeds)))
+    def make(database: str = database, **settings: Any) -> GameBot:
+        """``settings`` adds to the test's: ``shard_count``, ``shard_ids``."""
+        defaults = Settings(token=None, database=database, dev_guild_id=None, log_level="INFO")
+        made.append(bot_for(replace(defaults, **settings), seed_source=lambda: next(seeds)))
         return made[-1]
 
     yield make

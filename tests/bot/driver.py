@@ -66,10 +66,10 @@ class TableDriver(Generic[GameT]):
     # Text that only a player's own messages may hold, never the channel.
     private_markers: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, env: Any, database: str, players: int | None = None) -> None:
+    def __init__(self, env: Any, database: str, players: int | None = None, shard: int | None = None) -> None:
         self.env = env
         self.database = database
-        self.guild = env.create_guild()
+        self.guild = env.create_guild(shard_id=shard)
         self.channel = self.guild.create_text_channel("games")
         count = self.default_players if players is None else players
         self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:count]]
