@@ -16,7 +16,6 @@ from bot.store.postgres import PostgresBackend
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 
-OPEN_STATUSES = ("lobby", "running")
 # Both databases' integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
 
@@ -120,10 +119,10 @@ class Shards:
     count: int = 1
     ids: tuple[int, ...] = (0,)
 
-    def condition(self, guild_column: str = "guild_id") -> tuple[str, list[int]]:
-        """SQL true for the rows of these shards' guilds, and its parameters."""
+    def condition(self) -> tuple[str, list[int]]:
+        """SQL true for the games of these shards' guilds, and its parameters."""
         placeholders = ", ".join("?" for _ in self.ids)
-        return f"({guild_column} >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
+        return f"(guild_id >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
 
 
 # A due timer taken by one process is left to it this long (see the timers table).
