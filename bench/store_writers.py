@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import tempfile
 import time
@@ -135,14 +136,15 @@ def main() -> None:
     parser.add_argument("--postgres", help="an empty PostgreSQL database (default: a pgserver of its own)")
     options = parser.parse_args()
     runs = [(p, w) for p in options.processes for w in options.writers if w % p == 0]
-    with tempfile.TemporaryDirectory(prefix="store-writers-") as folder:
+    # The server, if we start one, stops before its folder is deleted.
+    with tempfile.TemporaryDirectory(prefix="store-writers-") as folder, contextlib.ExitStack() as server:
         postgres = options.postgres
         if postgres is None:
             import pgserver
 
             data = Path(folder) / "pgdata"
             data.mkdir()
-            postgres = pgserver.get_server(data, cleanup_mode="stop").get_uri()
+            postgres = server.enter_context(pgserver.get_server(data, cleanup_mode="stop")).get_uri()
         databases = {"SQLite": str(Path(folder) / "bench.sqlite3"), "PostgreSQL": postgres}
         figures: dict[tuple[str, int, int], float] = {}
         for name, database in databases.items():
