@@ -7,7 +7,7 @@ import sys
 
 import discord
 
-from bot.client import GameBot
+from bot.client import bot_for
 from bot.config import Settings
 
 MISSING_TOKEN = """\
@@ -40,12 +40,16 @@ def configure_logging(level_name: str) -> None:
 
 
 def main() -> int:
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 2
     configure_logging(settings.log_level)
     if settings.token is None:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
-    bot = GameBot(settings)
+    bot = bot_for(settings)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

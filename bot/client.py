@@ -48,7 +48,10 @@ class GameBot(commands.Bot):
     ) -> None:
         # No privileged intents: everything happens through interactions.
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            **self.client_options(settings),
         )
         self.settings = settings
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
@@ -57,13 +60,18 @@ class GameBot(commands.Bot):
         self.tables = TableService(self)
         self.lobbies = Lobbies(self)
 
+    @staticmethod
+    def client_options(settings: Settings) -> dict[str, Any]:
+        """What discord.py's client is given beyond what every bot is given."""
+        return {}
+
     def register(self, adapter: GameAdapter, group: app_commands.Group) -> None:
         """Called by each game's extension."""
         self.adapters[adapter.name] = adapter
         self.tree.add_command(group)
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(self.settings.database, self.settings.shards)
         self.timers = TimerService(self.store, self.tables.fire)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CommandTranslator())
@@ -83,7 +91,7 @@ class GameBot(commands.Bot):
         await self.tree.sync()
 
     async def _resume_games(self) -> None:
-        """Rebuild every running game from the database and restart its timers."""
+        """Rebuild every running game of this process's shards from the database and restart its timers."""
         running = await self.store.running_games()
         for row in running:
             adapter = self.adapters.get(row.kind)
@@ -156,3 +164,19 @@ class GameBot(commands.Bot):
             )
         finally:
             drawn_at.reset(seen)
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The bot holding some of Discord's shards (``SHARD_COUNT``, ``SHARD_IDS``): it runs only the
+    games of its shards' guilds, and other processes on the same database run the rest."""
+
+    @staticmethod
+    def client_options(settings: Settings) -> dict[str, Any]:
+        return {"shard_count": settings.shard_count, "shard_ids": list(settings.shards.ids)}
+
+
+def bot_for(settings: Settings, **options: Any) -> GameBot:
+    """The bot the settings ask for: sharded when they name a shard count."""
+    if settings.shard_count is None:
+        return GameBot(settings, **options)
+    return ShardedGameBot(settings, **options)

@@ -7,26 +7,53 @@ from dataclasses import dataclass
 
 from dotenv import load_dotenv
 
+from bot.store import Shards
+
 DEFAULT_DATABASE = "data/tabletop.sqlite3"
 
 
 @dataclass(frozen=True)
 class Settings:
     token: str | None
-    database_path: str
+    # An SQLite file's path, or a postgresql:// URL.
+    database: str
     dev_guild_id: int | None
     log_level: str
     # Seconds a computer player waits before it moves, so people can follow.
     robot_pause: float = 2.0
+    # Discord's shard count and this process's shards; None runs one unsharded client.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT: how many shards there are in all")
+        if self.shard_count is not None and not all(
+            0 <= shard < self.shard_count for shard in self.shard_ids or ()
+        ):
+            raise ValueError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({self.shard_count - 1})")
+
+    @property
+    def shards(self) -> Shards:
+        """The shards whose games this process runs."""
+        if self.shard_count is None:
+            return Shards()
+        return Shards(self.shard_count, self.shard_ids or tuple(range(self.shard_count)))
 
     @classmethod
     def from_env(cls) -> Settings:
         load_dotenv()
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
+        count = os.environ.get("SHARD_COUNT", "").strip()
+        ids = os.environ.get("SHARD_IDS", "").strip()
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
-            database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+            database=os.environ.get("DATABASE_URL", "").strip()
+            or os.environ.get("DATABASE_PATH", "").strip()
+            or DEFAULT_DATABASE,
             dev_guild_id=int(guild) if guild.isdigit() else None,
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             robot_pause=float(os.environ.get("ROBOT_PAUSE", "").strip() or 2.0),
+            shard_count=int(count) if count else None,
+            shard_ids=tuple(int(shard) for shard in ids.split(",")) if ids else None,
         )

@@ -3,21 +3,74 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Callable
+import tempfile
+import uuid
+import warnings
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.client import GameBot
+from bot.client import GameBot, bot_for
 from bot.config import Settings
 
 
+@pytest.fixture(scope="session")
+def postgres_server(testrun_uid) -> Any:
+    """One PostgreSQL server for the whole run, started from the pgserver package.
+
+    The xdist workers share it: each asks pgserver for the server in the same data folder and
+    the first one starts it (pgserver runs it as its own system user when we are root, which
+    PostgreSQL requires); the last one to finish stops it and deletes the folder. The folder is
+    not under pytest's temporary folder, which only its owner may enter.
+    """
+    with warnings.catch_warnings():
+        # platformdirs warns about an unset XDG_RUNTIME_DIR (CI, containers); pgserver copes.
+        warnings.simplefilter("ignore")
+        import pgserver
+
+    data = Path(tempfile.gettempdir()) / f"tabletop-postgres-{testrun_uid}"
+    # Made here, as the workers may come together: pgserver would insist on making it itself.
+    data.mkdir(exist_ok=True)
+    server = pgserver.get_server(data, cleanup_mode="delete")
+    # Durability buys nothing in a throwaway test server, and fsync is what makes it slow.
+    server.psql("ALTER SYSTEM SET fsync = off; ALTER SYSTEM SET synchronous_commit = off;")
+    server.psql("SELECT pg_reload_conf();")
+    return server
+
+
 @pytest.fixture
-def database_path(tmp_path) -> str:
+def postgres_database(postgres_server) -> Iterator[str]:
+    """The URL of a new, empty database on the test server."""
+    name = f"test_{uuid.uuid4().hex}"
+    postgres_server.psql(f'CREATE DATABASE "{name}";')
+    url = urlsplit(postgres_server.get_uri())
+    yield urlunsplit(url._replace(path=f"/{name}"))
+    postgres_server.psql(f'DROP DATABASE "{name}" WITH (FORCE);')
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def database_for(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database on the backend ``request.param`` names: an SQLite file's path, or a URL."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_database")
     return str(tmp_path / "games.sqlite3")
 
 
+@pytest.fixture(params=["sqlite"])
+def database(request, tmp_path) -> str:
+    """Where the bot keeps its games: SQLite, or whichever backend a test parametrizes
+    (``@pytest.mark.parametrize("database", BACKENDS, indirect=True)``)."""
+    return database_for(request, tmp_path)
+
+
 @pytest.fixture
-async def make_bot(database_path) -> AsyncIterator[Callable[[], GameBot]]:
+async def make_bot(database) -> AsyncIterator[Callable[[], GameBot]]:
     """A fresh bot on the same database: call it again to simulate a restart.
 
     SimCord detaches bots without closing them; their stores are closed here, or the
@@ -26,9 +79,10 @@ async def make_bot(database_path) -> AsyncIterator[Callable[[], GameBot]]:
     seeds = itertools.count(1000)
     made: list[GameBot] = []
 
-    def make() -> GameBot:
-        settings = Settings(token=None, database_path=database_path, dev_guild_id=None, log_level="INFO")
-        made.append(GameBot(settings, seed_source=lambda: next(seeds)))
+    def make(database: str = database, **settings: Any) -> GameBot:
+        """``settings`` adds to the test's: ``shard_count``, ``shard_ids``."""
+        defaults = Settings(token=None, database=database, dev_guild_id=None, log_level="INFO")
+        made.append(bot_for(replace(defaults, **settings), seed_source=lambda: next(seeds)))
         return made[-1]
 
     yield make

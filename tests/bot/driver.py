@@ -7,11 +7,16 @@ against what each player may know), or written to put a hand-built position in p
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Generic, TypeVar
 
+import asyncpg
+
 from bot.render import faces_in
+from bot.store.postgres import numbered_placeholders
 from games.core import Game
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio", "gina", "ivo", "lea", "marco")
@@ -38,6 +43,21 @@ def component_for(message: Any, game_id: int, move: str, *, kind: str = "gm", ar
     return next(c for c in components(message) if move_of(c.custom_id) == (kind, game_id, move, arg))
 
 
+def postgres_query(url: str, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """The oracle's query on PostgreSQL: run to completion, on its own loop in a helper thread,
+    while the test's loop (and the bot on it) waits."""
+
+    async def run() -> list[tuple[Any, ...]]:
+        connection = await asyncpg.connect(url)
+        try:
+            return [tuple(row) for row in await connection.fetch(numbered_placeholders(sql), *params)]
+        finally:
+            await connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, run()).result()
+
+
 class TableDriver(Generic[GameT]):
     """Plays one game through the real bot as users would; subclasses add the game's own moves."""
 
@@ -46,10 +66,10 @@ class TableDriver(Generic[GameT]):
     # Text that only a player's own messages may hold, never the channel.
     private_markers: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, env: Any, database_path: str, players: int | None = None) -> None:
+    def __init__(self, env: Any, database: str, players: int | None = None, shard: int | None = None) -> None:
         self.env = env
-        self.database_path = database_path
-        self.guild = env.create_guild()
+        self.database = database
+        self.guild = env.create_guild(shard_id=shard)
         self.channel = self.guild.create_text_channel("games")
         count = self.default_players if players is None else players
         self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:count]]
@@ -58,7 +78,9 @@ class TableDriver(Generic[GameT]):
     # ------------------------------------------------------------------ oracle
 
     def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        with sqlite3.connect(self.database_path) as db:
+        if self.database.startswith("postgresql://"):
+            return postgres_query(self.database, sql, params)
+        with sqlite3.connect(self.database) as db:
             return db.execute(sql, params).fetchall()
 
     def state(self) -> GameT:
@@ -67,8 +89,7 @@ class TableDriver(Generic[GameT]):
 
     def arrange(self, game: GameT) -> None:
         """Put a hand-built position in place of the dealt one (the test's arrange step)."""
-        with sqlite3.connect(self.database_path) as db:
-            db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(game.to_json()), self.game_id))
+        self.query("UPDATE games SET state = ? WHERE id = ?", json.dumps(game.to_json()), self.game_id)
 
     def status(self) -> str:
         return self.query("SELECT status FROM games WHERE id = ?", self.game_id)[0][0]

@@ -149,8 +149,8 @@ class SerieBumDriver(TableDriver[SerieBum]):
     engine = SerieBum
     default_players = 2
 
-    def __init__(self, env: Any, database_path: str) -> None:
-        super().__init__(env, database_path)
+    def __init__(self, env: Any, database: str) -> None:
+        super().__init__(env, database)
         self.table: Any = None
         self.panels: dict[int, Any] = {}  # each player's last ephemeral panel
 

@@ -16,8 +16,8 @@ def ephemeral_text(result) -> str:
     return "\n".join(message.content for message in messages)
 
 
-async def test_a_full_three_player_match_to_the_target(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_a_full_three_player_match_to_the_target(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open(target=40)
     dealt = driver.state()
 
@@ -50,8 +50,8 @@ async def test_a_full_three_player_match_to_the_target(simcord_env, database_pat
     assert moves > 10
 
 
-async def test_a_player_only_learns_the_card_taken_and_the_channel_never_does(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_a_player_only_learns_the_card_taken_and_the_channel_never_does(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open()
     game = driver.state()
     seat = game.turn
@@ -75,9 +75,9 @@ async def test_a_player_only_learns_the_card_taken_and_the_channel_never_does(si
 
 
 async def test_the_game_survives_a_restart_and_finishes_with_the_same_buttons(
-    simcord_env, database_path, make_bot
+    simcord_env, database, make_bot
 ):
-    driver = BueDriver(simcord_env, database_path, players=3)
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open(target=30)
     rng = random.Random(11)
     for _ in range(5):
@@ -105,8 +105,8 @@ async def test_the_game_survives_a_restart_and_finishes_with_the_same_buttons(
     assert driver.state().finished
 
 
-async def test_closed_dms_give_one_notice_and_the_game_goes_on(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_closed_dms_give_one_notice_and_the_game_goes_on(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     bruno = driver.members[1]
     simcord_env.inject_error(
         "POST",
@@ -130,8 +130,8 @@ async def test_closed_dms_give_one_notice_and_the_game_goes_on(simcord_env, data
     assert driver.image_faces(hand.response) == [card.code for card in driver.state().cards_of(1)]
 
 
-async def test_a_turn_timeout_reminds_at_half_time_then_plays_the_default(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_a_turn_timeout_reminds_at_half_time_then_plays_the_default(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open(turn_timeout="2h")
     game = driver.state()
     seat = game.turn
@@ -152,8 +152,8 @@ async def test_a_turn_timeout_reminds_at_half_time_then_plays_the_default(simcor
     assert expected["type"] in last_action[0]
 
 
-async def test_timers_survive_a_restart(simcord_env, database_path, make_bot):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_timers_survive_a_restart(simcord_env, database, make_bot):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open(turn_timeout="1h")
     seat = driver.state().turn
     await simcord_env.restart_bot(make_bot())
@@ -161,8 +161,8 @@ async def test_timers_survive_a_restart(simcord_env, database_path, make_bot):
     assert seat in driver.state().exchanged or driver.state().game_number > 1
 
 
-async def test_simultaneous_reveal_times_out_for_those_who_did_not_choose(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_simultaneous_reveal_times_out_for_those_who_did_not_choose(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open(turn_timeout="10m")
     rng = random.Random(2)
     while "reveal" not in next(iter(driver.state().to_act().values())):
@@ -176,8 +176,8 @@ async def test_simultaneous_reveal_times_out_for_those_who_did_not_choose(simcor
     assert all(sum(slot.revealed for slot in hand) == 1 for hand in game.hands) or game.game_number > 1
 
 
-async def test_a_second_game_in_a_busy_channel_is_refused_with_a_link(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_a_second_game_in_a_busy_channel_is_refused_with_a_link(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     result = await driver.members[1].slash(driver.channel, "bue start")
     text = ephemeral_text(result)
@@ -185,8 +185,8 @@ async def test_a_second_game_in_a_busy_channel_is_refused_with_a_link(simcord_en
     assert f"/{driver.channel.id}/{driver.table_message().id}" in text
 
 
-async def test_a_thread_counts_as_its_own_channel(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_a_thread_counts_as_its_own_channel(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     thread = driver.guild.create_text_channel("side-table")
     result = await driver.members[0].slash(thread, "bue start")
@@ -194,8 +194,8 @@ async def test_a_thread_counts_as_its_own_channel(simcord_env, database_path):
     assert "new game" in thread.last_message.embeds[0].title
 
 
-async def test_only_the_player_whose_decision_it_is_can_act(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_only_the_player_whose_decision_it_is_can_act(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     outsider = driver.guild.add_member(simcord_env.create_user("zoe"))
     await driver.open()
     game = driver.state()
@@ -209,8 +209,8 @@ async def test_only_the_player_whose_decision_it_is_can_act(simcord_env, databas
     assert driver.state().to_json() == before
 
 
-async def test_a_double_click_applies_once(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_a_double_click_applies_once(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open()
     seat = driver.state().turn
     member = driver.members[seat]
@@ -226,8 +226,8 @@ async def test_a_double_click_applies_once(simcord_env, database_path):
     assert log == 1
 
 
-async def test_abort_is_for_the_host_or_channel_managers(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_abort_is_for_the_host_or_channel_managers(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open()
     refused = await driver.members[1].slash(driver.channel, "bue abort")
     assert "Only the host" in ephemeral_text(refused)
@@ -241,8 +241,8 @@ async def test_abort_is_for_the_host_or_channel_managers(simcord_env, database_p
     assert driver.table_message().components == []
 
 
-async def test_an_illegal_swap_back_is_refused_and_changes_nothing(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_an_illegal_swap_back_is_refused_and_changes_nothing(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     game = driver.state()
     first = game.turn
@@ -258,8 +258,8 @@ async def test_an_illegal_swap_back_is_refused_and_changes_nothing(simcord_env, 
     assert driver.state().to_json() == before
 
 
-async def test_leaving_mid_game_sets_the_cards_aside_and_play_goes_on(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_leaving_mid_game_sets_the_cards_aside_and_play_goes_on(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open()
     leaver = next(seat for seat in range(3) if seat != driver.state().turn)
     await driver.members[leaver].slash(driver.channel, "bue leave")
@@ -272,8 +272,8 @@ async def test_leaving_mid_game_sets_the_cards_aside_and_play_goes_on(simcord_en
     assert leaver not in driver.state().to_act()
 
 
-async def test_rematch_opens_a_lobby_with_the_same_players(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_rematch_opens_a_lobby_with_the_same_players(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open(target=10)
     rng = random.Random(4)
     while driver.status() == "running":
@@ -285,8 +285,8 @@ async def test_rematch_opens_a_lobby_with_the_same_players(simcord_env, database
     assert "Target: 10 points" in lobby.embeds[0].fields[1].value
 
 
-async def test_hand_score_table_and_rules_commands(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_hand_score_table_and_rules_commands(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     anna = driver.members[0]
     hand = await anna.slash(driver.channel, "bue hand")

@@ -45,8 +45,8 @@ async def let_computers_play(driver: Any, env: Any) -> None:
     raise AssertionError("the computers never handed back")
 
 
-async def test_the_host_adds_and_removes_a_computer_and_nobody_else_can(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_the_host_adds_and_removes_a_computer_and_nobody_else_can(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     host, guest = driver.members
     await host.slash(driver.channel, "bue start")
     lobby = driver.channel.last_message
@@ -67,8 +67,8 @@ async def test_the_host_adds_and_removes_a_computer_and_nobody_else_can(simcord_
     assert driver.query("SELECT COUNT(*) FROM seats WHERE robot IS NOT NULL")[0][0] == 0
 
 
-async def test_a_game_of_computers_only_is_refused(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=1)
+async def test_a_game_of_computers_only_is_refused(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=1)
     await driver.members[0].slash(driver.channel, "bue start", computers=2)
     lobby = driver.channel.last_message
     assert "🤖 Computer 2 (hard)" in lobby.embeds[0].fields[0].value
@@ -77,8 +77,8 @@ async def test_a_game_of_computers_only_is_refused(simcord_env, database_path):
     assert driver.query("SELECT status FROM games")[0][0] == "running"
 
 
-async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=1)
+async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=1)
     await open_with_computers(driver, 2, target=30)
     rng = random.Random(7)
     robots = computer_seats(driver)
@@ -105,8 +105,8 @@ async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, 
     assert robot_actions > person_moves
 
 
-async def test_one_person_and_two_computers_play_a_rummikub_round(simcord_env, database_path):
-    driver = RummikubDriver(simcord_env, database_path, players=1)
+async def test_one_person_and_two_computers_play_a_rummikub_round(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database, players=1)
     await open_with_computers(driver, 2)
     while not driver.state().finished:
         await let_computers_play(driver, simcord_env)
@@ -123,10 +123,8 @@ async def test_one_person_and_two_computers_play_a_rummikub_round(simcord_env, d
     assert driver.state().finished
 
 
-async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(
-    simcord_env, database_path, make_bot
-):
-    driver = SerieBumDriver(simcord_env, database_path)
+async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(simcord_env, database, make_bot):
+    driver = SerieBumDriver(simcord_env, database)
     driver.members = driver.members[:1]
     await open_with_computers(driver, 1)
     driver.table = driver.table_message()

@@ -40,9 +40,9 @@ async def crash_after_commit(monkeypatch) -> None:
 
 
 async def test_a_move_saved_before_a_crash_is_announced_once_after_the_restart(
-    simcord_env, database_path, make_bot, monkeypatch
+    simcord_env, database, make_bot, monkeypatch
 ):
-    driver = RummikubDriver(simcord_env, database_path)
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
     other = 1 - seat
@@ -71,9 +71,9 @@ async def test_a_move_saved_before_a_crash_is_announced_once_after_the_restart(
 
 
 async def test_a_begin_saved_before_a_crash_shows_the_table_and_deals_after_the_restart(
-    simcord_env, database_path, make_bot, monkeypatch
+    simcord_env, database, make_bot, monkeypatch
 ):
-    driver = BueDriver(simcord_env, database_path, players=2)
+    driver = BueDriver(simcord_env, database, players=2)
     with monkeypatch.context() as patch:
         await crash_after_commit(patch)
         await driver.open()
@@ -88,9 +88,9 @@ async def test_a_begin_saved_before_a_crash_shows_the_table_and_deals_after_the_
 
 
 async def test_a_finished_match_saved_before_a_crash_posts_its_results_after_the_restart(
-    simcord_env, database_path, make_bot, monkeypatch
+    simcord_env, database, make_bot, monkeypatch
 ):
-    driver = RummikubDriver(simcord_env, database_path)
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     game = driver.state()
     seat = game.turn
@@ -112,9 +112,9 @@ async def test_a_finished_match_saved_before_a_crash_posts_its_results_after_the
 
 
 async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
-    simcord_env, database_path, monkeypatch
+    simcord_env, database, monkeypatch
 ):
-    driver = RummikubDriver(simcord_env, database_path)
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
     table = driver.table_message()
@@ -141,8 +141,8 @@ async def no_check(self, interaction, row) -> None:
     return None
 
 
-async def test_a_double_click_plays_once(simcord_env, database_path):
-    driver = RummikubDriver(simcord_env, database_path)
+async def test_a_double_click_plays_once(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
     table = driver.table_message()
@@ -154,8 +154,8 @@ async def test_a_double_click_plays_once(simcord_env, database_path):
     assert driver.state().to_json() == after
 
 
-async def test_a_forged_exchange_queued_behind_a_move_does_not_play(simcord_env, database_path, monkeypatch):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_a_forged_exchange_queued_behind_a_move_does_not_play(simcord_env, database, monkeypatch):
+    driver = BueDriver(simcord_env, database, players=3)
     await driver.open()
     seat = driver.state().turn
     nxt = (seat + 1) % 3
@@ -171,8 +171,8 @@ async def test_a_forged_exchange_queued_behind_a_move_does_not_play(simcord_env,
     assert driver.state().to_json() == after
 
 
-async def test_a_simultaneous_reveal_stays_open_to_who_has_not_chosen(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_a_simultaneous_reveal_stays_open_to_who_has_not_chosen(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     while "reveal" not in next(iter(driver.state().to_act().values())):
         game = driver.state()
@@ -189,8 +189,8 @@ async def test_a_simultaneous_reveal_stays_open_to_who_has_not_chosen(simcord_en
 # ---------------------------------------------------------------------- other servers
 
 
-async def test_another_servers_manager_cannot_cancel_and_its_members_cannot_join(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_another_servers_manager_cannot_cancel_and_its_members_cannot_join(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     host = driver.members[0]
     await host.slash(driver.channel, "bue start")
     lobby = driver.channel.last_message
@@ -208,8 +208,8 @@ async def test_another_servers_manager_cannot_cancel_and_its_members_cannot_join
     assert driver.query("SELECT status, (SELECT COUNT(*) FROM seats) FROM games")[0] == ("lobby", 1)
 
 
-async def test_a_seated_player_cannot_move_from_another_server(simcord_env, database_path):
-    driver = RummikubDriver(simcord_env, database_path)
+async def test_a_seated_player_cannot_move_from_another_server(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
     elsewhere = simcord_env.create_guild("elsewhere")
@@ -222,8 +222,8 @@ async def test_a_seated_player_cannot_move_from_another_server(simcord_env, data
     assert driver.state().to_json() == before
 
 
-async def test_a_private_answer_never_edits_the_public_table(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_a_private_answer_never_edits_the_public_table(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     seat = driver.state().turn
     table = driver.table_message()
@@ -266,8 +266,8 @@ async def test_twenty_people_starting_at_once_open_one_lobby(tmp_path):
     assert sum(isinstance(start, ChannelBusy) for start in starts) == 19
 
 
-async def test_forged_ids_and_options_are_refused_without_a_traceback(simcord_env, database_path, caplog):
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def test_forged_ids_and_options_are_refused_without_a_traceback(simcord_env, database, caplog):
+    driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     seat = driver.state().turn
     member = driver.members[seat]
@@ -308,8 +308,8 @@ async def test_no_log_level_writes_a_hand():
         configure_logging("INFO")
 
 
-async def test_a_serie_bum_player_with_closed_dms_is_pointed_at_what_exists(simcord_env, database_path):
-    driver = SerieBumDriver(simcord_env, database_path)
+async def test_a_serie_bum_player_with_closed_dms_is_pointed_at_what_exists(simcord_env, database):
+    driver = SerieBumDriver(simcord_env, database)
     bruno = driver.members[1]
     simcord_env.inject_error(
         "POST",
@@ -335,8 +335,8 @@ def rest_calls_during(env, start: int) -> list[str]:
     return [f"{call.method} {call.path}" for call in env.http_requests[start:]]
 
 
-async def test_a_draw_and_an_exchange_make_one_call_per_message_that_changed(simcord_env, database_path):
-    rummikub = RummikubDriver(simcord_env, database_path)
+async def test_a_draw_and_an_exchange_make_one_call_per_message_that_changed(simcord_env, database):
+    rummikub = RummikubDriver(simcord_env, database)
     await rummikub.open()
     for _ in range(2):  # every player's DM channel is known after their first DM
         await rummikub.members[rummikub.state().turn].click(rummikub.table_message(), label="Draw")
@@ -349,7 +349,7 @@ async def test_a_draw_and_an_exchange_make_one_call_per_message_that_changed(sim
     assert sum(call.startswith("PATCH") for call in calls) == 1
     assert not [call for call in calls if call.startswith("GET") or "/users/" in call]
 
-    bue = BueDriver(simcord_env, database_path, players=3)
+    bue = BueDriver(simcord_env, database, players=3)
     await bue.open()
     member = bue.members[bue.state().turn]
     start = len(simcord_env.http_requests)

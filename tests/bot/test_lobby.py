@@ -16,8 +16,8 @@ def text_of(result) -> str:
     return "\n".join(m.content for m in [result.response, *result.followups] if m is not None)
 
 
-async def test_lobby_moves_and_their_refusals(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=3)
+async def test_lobby_moves_and_their_refusals(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=3)
     anna, bruno, carla = driver.members
     await anna.slash(driver.channel, "bue start", target=50, turn_timeout="12h")
     lobby = driver.channel.last_message
@@ -47,8 +47,8 @@ async def test_lobby_moves_and_their_refusals(simcord_env, database_path):
     assert "closed by" in closed_lobby.content and closed_lobby.components == []
 
 
-async def test_bad_options_are_refused_before_anything_opens(simcord_env, database_path):
-    driver = BueDriver(simcord_env, database_path, players=1)
+async def test_bad_options_are_refused_before_anything_opens(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=1)
     bad = await driver.members[0].slash(driver.channel, "bue start", turn_timeout="tomorrow")
     assert bad.ephemeral and "can't read the turn timeout" in text_of(bad)
     too_long = await driver.members[0].slash(driver.channel, "bue start", turn_timeout="8d")

@@ -28,8 +28,8 @@ def italian(monkeypatch):
     return switch
 
 
-async def two_finished_matches(simcord_env, database_path) -> BueDriver:
-    driver = BueDriver(simcord_env, database_path, players=2)
+async def two_finished_matches(simcord_env, database) -> BueDriver:
+    driver = BueDriver(simcord_env, database, players=2)
     rng = random.Random(21)
     for _ in range(2):
         await driver.open(target=10)
@@ -42,8 +42,8 @@ def field_values(embed) -> dict[str, str]:
     return {field.name: field.value for field in embed.fields}
 
 
-async def test_stats_history_and_charts_after_two_matches(simcord_env, database_path, italian):
-    driver = await two_finished_matches(simcord_env, database_path)
+async def test_stats_history_and_charts_after_two_matches(simcord_env, database, italian):
+    driver = await two_finished_matches(simcord_env, database)
     games = driver.query("SELECT id, results_message_id FROM games ORDER BY id")
     assert len(games) == 2 and all(message for _, message in games)
 
@@ -101,9 +101,9 @@ async def test_stats_history_and_charts_after_two_matches(simcord_env, database_
 
 
 async def test_stats_of_someone_without_a_match_is_told_privately_in_their_language(
-    simcord_env, database_path, italian
+    simcord_env, database, italian
 ):
-    driver = BueDriver(simcord_env, database_path, players=2)
+    driver = BueDriver(simcord_env, database, players=2)
     italian()
     answer = await driver.members[0].slash(driver.channel, "stats")
     assert answer.response.ephemeral

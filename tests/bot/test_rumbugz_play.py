@@ -204,8 +204,8 @@ async def play_round(driver: RumBugzDriver) -> Counter[str]:
     return played
 
 
-async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database_path):
-    driver = RumBugzDriver(simcord_env, database_path, players=3)
+async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database):
+    driver = RumBugzDriver(simcord_env, database, players=3)
     await driver.open(rounds=1)
     dealt = driver.state()
     for seat in range(3):
@@ -242,8 +242,8 @@ async def play_until(driver: RumBugzDriver, wanted: str) -> tuple[int, JSON]:
         await driver.play(seat, action)
 
 
-async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_env, database_path, make_bot):
-    driver = RumBugzDriver(simcord_env, database_path, players=3)
+async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_env, database, make_bot):
+    driver = RumBugzDriver(simcord_env, database, players=3)
     await driver.open(rounds=1)
     seat, action = await play_until(driver, "lay")
     table_id = driver.table_message().id
@@ -267,8 +267,8 @@ async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_
     assert driver.table_message().id == table_id
 
 
-async def test_a_panel_from_an_earlier_position_is_refused(simcord_env, database_path):
-    driver = RumBugzDriver(simcord_env, database_path, players=3)
+async def test_a_panel_from_an_earlier_position_is_refused(simcord_env, database):
+    driver = RumBugzDriver(simcord_env, database, players=3)
     await driver.open()
     seat, action = oracle_move(driver.state())
     await driver.play(seat, action)
@@ -282,8 +282,8 @@ async def test_a_panel_from_an_earlier_position_is_refused(simcord_env, database
     assert driver.state().to_json() == before
 
 
-async def test_only_eligible_players_may_bid(simcord_env, database_path):
-    driver = RumBugzDriver(simcord_env, database_path, players=3)
+async def test_only_eligible_players_may_bid(simcord_env, database):
+    driver = RumBugzDriver(simcord_env, database, players=3)
     outsider = driver.guild.add_member(simcord_env.create_user("zoe"))
     await driver.open()
     assert not any((move_of(c.custom_id) or "")[2:3] == ("bid",) for c in components(driver.table_message()))
@@ -314,8 +314,8 @@ async def test_only_eligible_players_may_bid(simcord_env, database_path):
     assert f"{NAMES[eligible]} wins the bid" in driver.channel.last_message.content
 
 
-async def test_a_turn_timeout_draws_from_the_bag_then_discards_the_highest_bug(simcord_env, database_path):
-    driver = RumBugzDriver(simcord_env, database_path, players=3)
+async def test_a_turn_timeout_draws_from_the_bag_then_discards_the_highest_bug(simcord_env, database):
+    driver = RumBugzDriver(simcord_env, database, players=3)
     await driver.open(turn_timeout="1h")
     seat = driver.state().turn
     for step in ("draw", "discard"):
@@ -333,8 +333,8 @@ async def test_a_turn_timeout_draws_from_the_bag_then_discards_the_highest_bug(s
     assert [json.loads(action)["type"] for (action,) in actions] == ["draw", "discard"]
 
 
-async def test_a_hand_is_shown_only_to_its_owner(simcord_env, database_path):
-    driver = RumBugzDriver(simcord_env, database_path, players=3)
+async def test_a_hand_is_shown_only_to_its_owner(simcord_env, database):
+    driver = RumBugzDriver(simcord_env, database, players=3)
     await driver.open()
     game = driver.state()
     anna = driver.members[0]
@@ -356,8 +356,8 @@ async def test_a_hand_is_shown_only_to_its_owner(simcord_env, database_path):
     assert "anna" in score.response.embeds[0].description
 
 
-async def test_a_plyt_taken_off_the_table_is_laid_again_the_same_turn(simcord_env, database_path):
-    driver = RumBugzDriver(simcord_env, database_path, players=3)
+async def test_a_plyt_taken_off_the_table_is_laid_again_the_same_turn(simcord_env, database):
+    driver = RumBugzDriver(simcord_env, database, players=3)
     await driver.open()
     game = arrange(
         3,

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from games.rummikub import Rummikub
 from games.rummikub.tiles import ALL_TILES
 from tests.bot.driver import TableDriver, components
+from tests.conftest import BACKENDS
 
 
 class RummikubDriver(TableDriver[Rummikub]):
@@ -36,8 +39,8 @@ def tiles_on_table_and_racks(game: Rummikub) -> Counter[str]:
     )
 
 
-async def test_a_full_two_player_round_from_a_seeded_deal(simcord_env, database_path):
-    driver = RummikubDriver(simcord_env, database_path)
+async def test_a_full_two_player_round_from_a_seeded_deal(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database)
     await driver.open(hints=True)
     dealt = driver.state()
     for seat in range(2):
@@ -64,8 +67,8 @@ async def test_a_full_two_player_round_from_a_seeded_deal(simcord_env, database_
     assert turns > 5
 
 
-async def test_an_initial_meld_under_30_is_refused_with_its_reason(simcord_env, database_path):
-    driver = RummikubDriver(simcord_env, database_path)
+async def test_an_initial_meld_under_30_is_refused_with_its_reason(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     game = driver.state()
     seat = game.turn
@@ -77,8 +80,8 @@ async def test_an_initial_meld_under_30_is_refused_with_its_reason(simcord_env, 
     assert driver.state().to_json() == game.to_json()
 
 
-async def test_a_play_that_rearranges_the_table_and_marks_the_changed_sets(simcord_env, database_path):
-    driver = RummikubDriver(simcord_env, database_path)
+async def test_a_play_that_rearranges_the_table_and_marks_the_changed_sets(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     game = driver.state()
     seat = game.turn
@@ -97,8 +100,8 @@ async def test_a_play_that_rearranges_the_table_and_marks_the_changed_sets(simco
     assert "k11 k12 k13" in text
 
 
-async def test_a_joker_won_back_is_played_again_the_same_turn(simcord_env, database_path):
-    driver = RummikubDriver(simcord_env, database_path)
+async def test_a_joker_won_back_is_played_again_the_same_turn(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     game = driver.state()
     seat = game.turn
@@ -112,8 +115,9 @@ async def test_a_joker_won_back_is_played_again_the_same_turn(simcord_env, datab
     assert any("j" in s and "b5" in s and "k5" in s for s in table)
 
 
-async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_env, database_path, make_bot):
-    driver = RummikubDriver(simcord_env, database_path)
+@pytest.mark.parametrize("database", BACKENDS, indirect=True)
+async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_env, database, make_bot):
+    driver = RummikubDriver(simcord_env, database)
     await driver.open()
     for _ in range(3):
         seat = driver.state().turn

@@ -24,14 +24,14 @@ from tests.bot.seriebum_driver import Choose, MemoryPlayers, Move, SerieBumDrive
 SEED = 2
 
 
-def seeded_bot(database_path: str) -> GameBot:
-    settings = Settings(token=None, database_path=database_path, dev_guild_id=None, log_level="INFO")
+def seeded_bot(database: str) -> GameBot:
+    settings = Settings(token=None, database=database, dev_guild_id=None, log_level="INFO")
     return GameBot(settings, seed_source=lambda: SEED)
 
 
 @pytest.fixture
-def simcord_bot(database_path):
-    return seeded_bot(database_path)
+def simcord_bot(database):
+    return seeded_bot(database)
 
 
 def ephemeral_text(result) -> str:
@@ -107,9 +107,9 @@ async def check_move_menu(driver: SerieBumDriver) -> None:
 
 
 async def test_a_full_manche_meets_every_special_tile_survives_a_restart_and_ends_the_match(
-    simcord_env, database_path
+    simcord_env, database
 ):
-    driver = SerieBumDriver(simcord_env, database_path)
+    driver = SerieBumDriver(simcord_env, database)
     await driver.open(target=10)
     table_id = driver.table_id()
     players = MemoryPlayers()
@@ -127,7 +127,7 @@ async def test_a_full_manche_meets_every_special_tile_survives_a_restart_and_end
             if not restarted:
                 # The menu just opened is used after a restart: the database is the truth.
                 before = driver.state().to_json()
-                await simcord_env.restart_bot(seeded_bot(database_path))
+                await simcord_env.restart_bot(seeded_bot(database))
                 assert driver.state().to_json() == before
                 restarted = True
         await play_checked(driver, move)
@@ -164,8 +164,8 @@ async def test_a_full_manche_meets_every_special_tile_survives_a_restart_and_end
     assert "Target: 10 points" in lobby.embeds[0].fields[1].value
 
 
-async def test_a_timeout_flips_the_first_face_down_tiles_for_the_player(simcord_env, database_path):
-    driver = SerieBumDriver(simcord_env, database_path)
+async def test_a_timeout_flips_the_first_face_down_tiles_for_the_player(simcord_env, database):
+    driver = SerieBumDriver(simcord_env, database)
     await driver.open(turn_timeout="1h")
     seat = driver.state().turn
 
@@ -184,8 +184,8 @@ async def test_a_timeout_flips_the_first_face_down_tiles_for_the_player(simcord_
     assert "flips A1." in timed_out[0] and "flips B1." in timed_out[1]
 
 
-async def test_the_bum_choice_times_out_to_the_blast_that_removes_the_most_points(simcord_env, database_path):
-    driver = SerieBumDriver(simcord_env, database_path)
+async def test_the_bum_choice_times_out_to_the_blast_that_removes_the_most_points(simcord_env, database):
+    driver = SerieBumDriver(simcord_env, database)
     await driver.open(turn_timeout="1h")
     await play_until(driver, MemoryPlayers(), lambda game, move: game.phase == BUM_CHOICE)
     game = driver.state()
@@ -200,8 +200,8 @@ async def test_the_bum_choice_times_out_to_the_blast_that_removes_the_most_point
     assert f"{NAMES[chooser]}** ran out of time" in last and f"BUM! {NAMES[game.turn]} loses" in last
 
 
-async def test_only_the_player_to_decide_can_act_and_a_stale_menu_is_refused(simcord_env, database_path):
-    driver = SerieBumDriver(simcord_env, database_path)
+async def test_only_the_player_to_decide_can_act_and_a_stale_menu_is_refused(simcord_env, database):
+    driver = SerieBumDriver(simcord_env, database)
     outsider = driver.guild.add_member(simcord_env.create_user("zoe"))
     await driver.open()
     game = driver.state()
@@ -225,8 +225,8 @@ async def test_only_the_player_to_decide_can_act_and_a_stale_menu_is_refused(sim
     assert driver.state().to_json() == after
 
 
-async def test_the_table_command_shows_where_tiles_are_face_up_not_what_they_are(simcord_env, database_path):
-    driver = SerieBumDriver(simcord_env, database_path)
+async def test_the_table_command_shows_where_tiles_are_face_up_not_what_they_are(simcord_env, database):
+    driver = SerieBumDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
     first = MemoryPlayers().next(driver.state())
@@ -246,8 +246,8 @@ async def test_the_table_command_shows_where_tiles_are_face_up_not_what_they_are
     assert "remember them!" in rules.response.embeds[0].description
 
 
-async def test_the_table_takes_two_players_exactly(simcord_env, database_path):
-    driver = SerieBumDriver(simcord_env, database_path)
+async def test_the_table_takes_two_players_exactly(simcord_env, database):
+    driver = SerieBumDriver(simcord_env, database)
     third = driver.guild.add_member(simcord_env.create_user("carla"))
     await driver.members[0].slash(driver.channel, "seriebum start")
     lobby = driver.channel.last_message

@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot import __main__ as bot_main
+from bot.client import GameBot
 from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, language_of, parse_duration, t
 from bot.store import TimerRow
 from bot.tables import plan_timers
@@ -138,6 +139,6 @@ def test_a_rejected_token_gives_a_clear_message(monkeypatch, capsys):
     def rejected(self, token, **kwargs):
         raise discord.LoginFailure("Improper token has been passed.")
 
-    monkeypatch.setattr(bot_main.GameBot, "run", rejected)
+    monkeypatch.setattr(GameBot, "run", rejected)
     assert bot_main.main() == 2
     assert "rejected the token" in capsys.readouterr().err

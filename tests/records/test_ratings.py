@@ -124,7 +124,8 @@ async def test_a_computer_entry_is_rated_but_never_on_the_leaderboards(tmp_path)
         "UPDATE results SET entry = 'robot:hard', user_id = NULL, name = 'computer' WHERE seat = 2"
     )
     await store.rate_unrated_matches()
-    rated = dict(await store._rows("SELECT entry, mu FROM ratings WHERE game_id = ?", (game_id,)))
+    rows = await store.backend.fetch("SELECT entry, mu FROM ratings WHERE game_id = ?", (game_id,))
+    rated = {row["entry"]: row["mu"] for row in rows}
     assert set(rated) == {"user:1", "user:2", "robot:hard"}
     assert rated["robot:hard"] < rated["user:2"] < rated["user:1"]
     assert {s.user_id for s in await store.rating_board(5, "bue")} == {1, 2}
@@ -135,7 +136,7 @@ async def test_a_computer_entry_is_rated_but_never_on_the_leaderboards(tmp_path)
 async def test_matches_finished_before_ratings_existed_are_rated_in_finish_order(tmp_path):
     path = str(tmp_path / "old.sqlite3")
     with sqlite3.connect(path) as db:
-        db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+        db.executescript(MIGRATIONS[0].format(auto_id="INTEGER PRIMARY KEY") + "; PRAGMA user_version = 1;")
         for game_id, finished_at, winner in ((1, 200.0, 2), (2, 100.0, 1)):
             db.execute(
                 "INSERT INTO games VALUES"

@@ -1,4 +1,4 @@
-"""All SQL of the bot: one SQLite file through aiosqlite.
+"""All SQL of the bot, written once for every database (see bot/store/backend.py).
 
 The database is the truth. Every accepted action is appended to the game's action log
 and the new state committed in one transaction, before the bot answers anyone.
@@ -6,189 +6,18 @@ and the new state committed in one transaction, before the bot answers anyone.
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.ratings import Skill, places, rate
+from bot.store.backend import Backend, Executor, Row
+from bot.store.postgres import PostgresBackend
+from bot.store.schema import MIGRATIONS
+from bot.store.sqlite import SQLiteBackend
 
-# Numbered migrations: index i brings the schema from user_version i to i + 1.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY,
-        kind TEXT NOT NULL,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        host_id INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'aborted')),
-        options TEXT NOT NULL,
-        turn_timeout INTEGER NOT NULL,
-        locale TEXT NOT NULL,
-        seed INTEGER NOT NULL,
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        message_id INTEGER,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX one_open_game_per_channel ON games (channel_id)
-        WHERE status IN ('lobby', 'running');
-    CREATE INDEX games_by_status ON games (status);
-
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        locale TEXT NOT NULL,
-        total INTEGER NOT NULL DEFAULT 0,
-        gone INTEGER NOT NULL DEFAULT 0,
-        dm_notice_sent INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (game_id, seat),
-        UNIQUE (game_id, user_id)
-    );
-
-    CREATE TABLE actions (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        by_timeout INTEGER NOT NULL DEFAULT 0,
-        at REAL NOT NULL,
-        PRIMARY KEY (game_id, number)
-    );
-
-    CREATE TABLE timers (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire')),
-        decision TEXT NOT NULL,
-        due_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seat, kind)
-    );
-    CREATE INDEX timers_by_due ON timers (due_at);
-
-    CREATE TABLE results (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        guild_id INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        points INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    CREATE INDEX results_by_board ON results (guild_id, kind);
-    """,
-    """
-    -- The version at which each seat's open decision last changed: a click drawn before it is stale.
-    ALTER TABLE seats ADD COLUMN decision_since INTEGER NOT NULL DEFAULT 0;
-
-    -- What a committed move must still tell players (the transactional outbox): written with the
-    -- move, delivered after it, deleted once delivered; ``delivered`` lists the parts already sent.
-    CREATE TABLE outbox (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        publication TEXT NOT NULL,
-        delivered TEXT NOT NULL DEFAULT '[]',
-        PRIMARY KEY (game_id, version)
-    );
-    """,
-    """
-    -- Computer players: a seat with a level is a computer; robot_state is its memory and random
-    -- stream. Their user ids are negative, never a Discord id.
-    ALTER TABLE seats ADD COLUMN robot TEXT;
-    ALTER TABLE seats ADD COLUMN robot_state TEXT;
-
-    -- A third kind of timer: a computer's move, due after its pause.
-    CREATE TABLE timers_new (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire', 'robot')),
-        decision TEXT NOT NULL,
-        due_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seat, kind)
-    );
-    INSERT INTO timers_new SELECT * FROM timers;
-    DROP TABLE timers;
-    ALTER TABLE timers_new RENAME TO timers;
-    CREATE INDEX timers_by_due ON timers (due_at);
-
-    -- Each player's DM channel, so a DM is one request, not a user fetch and a channel opening first.
-    CREATE TABLE dm_channels (
-        user_id INTEGER PRIMARY KEY,
-        channel_id INTEGER NOT NULL
-    );
-    """,
-    # After the game: a results row per seat (an entry is a person or a computer level), the
-    # match totals after each game/round/manche, feats (Bué, SuperBué), skill ratings, and
-    # the results message /history links to.
-    """
-    CREATE TABLE seat_results (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        guild_id INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        entry TEXT NOT NULL,  -- who is rated: 'user:<id>', or 'robot:<level>' with a NULL user_id
-        user_id INTEGER,
-        name TEXT NOT NULL,
-        points INTEGER NOT NULL,
-        won INTEGER NOT NULL,
-        gone INTEGER NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, seat)
-    );
-    INSERT INTO seat_results
-        SELECT results.game_id, seats.seat, results.guild_id, results.kind, 'user:' || results.user_id,
-            results.user_id, results.name, results.points, results.won, seats.gone, results.finished_at
-        FROM results JOIN seats ON seats.game_id = results.game_id AND seats.user_id = results.user_id;
-    DROP TABLE results;
-    ALTER TABLE seat_results RENAME TO results;
-    CREATE INDEX results_by_board ON results (guild_id, kind, finished_at);
-    CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at);
-
-    CREATE TABLE round_totals (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        number INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        total INTEGER NOT NULL,
-        PRIMARY KEY (game_id, number, seat)
-    );
-
-    CREATE TABLE feats (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        seat INTEGER NOT NULL,
-        feat TEXT NOT NULL,
-        count INTEGER NOT NULL,
-        PRIMARY KEY (game_id, seat, feat)
-    );
-
-    CREATE TABLE ratings (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        entry TEXT NOT NULL,
-        guild_id INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        mu REAL NOT NULL,
-        sigma REAL NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (game_id, entry)
-    );
-    CREATE INDEX ratings_by_board ON ratings (guild_id, kind, entry, finished_at);
-
-    ALTER TABLE games ADD COLUMN results_message_id INTEGER;
-    """,
-)
-
-OPEN_STATUSES = ("lobby", "running")
-# SQLite's integers are 64-bit signed: a larger id names no row.
+# Both databases' integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
 
 # Each entry's latest rating on one board (server and game), and how many matches rated it.
@@ -354,17 +183,39 @@ class FinishedMatch:
         return f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
 
 
-def _columns(row_type: type, row: aiosqlite.Row, **decoded: Any) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards whose guilds' games this process runs (all of them by default).
+
+    Every game belongs to one guild and every guild to one shard: Discord's rule is
+    ``shard = (guild_id >> 22) % count``.
+    """
+
+    count: int = 1
+    ids: tuple[int, ...] = (0,)
+
+    def condition(self) -> tuple[str, list[int]]:
+        """SQL true for the games of these shards' guilds, and its parameters."""
+        placeholders = ", ".join("?" for _ in self.ids)
+        return f"(guild_id >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
+
+
+# A due timer taken by one process is left to it this long (see the timers table).
+TIMER_LEASE = 120.0
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def _columns(row_type: type, row: Row, **decoded: Any) -> dict[str, Any]:
     """The row's columns named like ``row_type``'s fields; ``decoded`` replaces those kept as JSON or 0/1."""
     return {field.name: row[field.name] for field in fields(row_type)} | decoded
 
 
-def _game(row: aiosqlite.Row) -> GameRow:
+def _game(row: Row) -> GameRow:
     state = json.loads(row["state"]) if row["state"] else None
     return GameRow(**_columns(GameRow, row, options=json.loads(row["options"]), state=state))
 
 
-def _seat(row: aiosqlite.Row) -> SeatRow:
+def _seat(row: Row) -> SeatRow:
     decoded = {
         "gone": bool(row["gone"]),
         "dm_notice_sent": bool(row["dm_notice_sent"]),
@@ -373,87 +224,75 @@ def _seat(row: aiosqlite.Row) -> SeatRow:
     return SeatRow(**_columns(SeatRow, row, **decoded))
 
 
+def _timer(row: Row) -> TimerRow:
+    return TimerRow(**_columns(TimerRow, row))
+
+
 class Store:
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        # One connection is shared by every coroutine: the lock keeps one coroutine's
-        # statements out of another's transaction.
-        self._lock = asyncio.Lock()
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
-
-    async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        async with self._lock:
-            await self._db.execute(sql, parameters)
-
-    async def _rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self._db.execute(sql, parameters) as cursor:
-            return list(await cursor.fetchall())
-
-    async def _value(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
-        rows = await self._rows(sql, parameters)
-        return rows[0][0] if rows else None
+    def __init__(self, backend: Backend, shards: Shards = Shards()) -> None:
+        self._db = backend
+        self.shards = shards
 
     @classmethod
-    async def open(cls, path: str) -> Store:
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        for pragma in ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000"):
-            async with connection.execute(f"PRAGMA {pragma}") as cursor:
-                await cursor.fetchall()
-        store = cls(connection)
-        await store._migrate()
+    async def open(cls, database: str, shards: Shards = Shards()) -> Store:
+        """The store in ``database``: an SQLite file's path, or a ``postgresql://`` URL; migrated."""
+        if database.startswith(POSTGRES_SCHEMES):
+            backend: Backend = await PostgresBackend.open(database)
+        else:
+            backend = await SQLiteBackend.open(database)
+        await backend.migrate([script.format_map(backend.schema_fields) for script in MIGRATIONS])
+        store = cls(backend, shards)
         await store.rate_unrated_matches()
         return store
+
+    @property
+    def backend(self) -> Backend:
+        return self._db
 
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
-        current = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            # The version bump runs in the same transaction as the migration.
-            await self._db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+    async def _write(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        await self._db.execute(sql, parameters)
+
+    async def _value(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
+        rows = await self._db.fetch(sql, parameters)
+        return rows[0][0] if rows else None
 
     async def schema_version(self) -> int:
-        return int(await self._value("PRAGMA user_version") or 0)
+        return await self._db.schema_version()
+
+    def _in_my_shards(self) -> tuple[str, list[int]]:
+        """SQL true for the game ids of this process's shards, and its parameters."""
+        condition, parameters = self.shards.condition()
+        return f"game_id IN (SELECT id FROM games WHERE {condition})", parameters
 
     # ------------------------------------------------------------------ games
 
     async def open_game_in(self, channel_id: int) -> GameRow | None:
-        async with self._lock:
-            return await self._open_game_in(self._db, channel_id)
+        return await self._open_game_in(self._db, channel_id)
 
     @staticmethod
-    async def _open_game_in(db: aiosqlite.Connection, channel_id: int) -> GameRow | None:
-        async with db.execute(
+    async def _open_game_in(db: Executor, channel_id: int) -> GameRow | None:
+        rows = await db.fetch(
             "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')", (channel_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return _game(row) if row else None
+        )
+        return _game(rows[0]) if rows else None
 
     async def game(self, game_id: int) -> GameRow | None:
         """The game with this id; None for none, whatever number a forged id holds."""
         if not 0 < game_id <= MAX_ID:
             return None
-        rows = await self._rows("SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = await self._db.fetch("SELECT * FROM games WHERE id = ?", (game_id,))
         return _game(rows[0]) if rows else None
 
     async def running_games(self) -> list[GameRow]:
-        return [
-            _game(row) for row in await self._rows("SELECT * FROM games WHERE status = 'running' ORDER BY id")
-        ]
+        """The running games of this process's shards."""
+        condition, parameters = self.shards.condition()
+        rows = await self._db.fetch(
+            f"SELECT * FROM games WHERE status = 'running' AND {condition} ORDER BY id", parameters
+        )
+        return [_game(row) for row in rows]
 
     async def create_lobby(
         self,
@@ -474,76 +313,85 @@ class Store:
         """A new lobby with the host seated (and, for a rematch, the other players).
 
         Raises ChannelBusy when the channel already has an open game, however close two
-        starts come: the check and the insert share one write transaction.
+        starts come: the check and the insert share one write transaction, and the index of
+        open games per channel stops a second process's insert.
         """
-        async with self._transaction() as db:
-            busy = await self._open_game_in(db, channel_id)
-            if busy:
-                raise ChannelBusy(busy)
-            cursor = await db.execute(
-                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
-                " locale, seed, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                (
-                    kind,
-                    guild_id,
-                    channel_id,
-                    host_id,
-                    json.dumps(options),
-                    turn_timeout,
-                    locale,
-                    seed,
-                    now,
-                    now,
-                ),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            seated = [(host_id, host_name, host_locale)]
-            seated += [player for player in players if player[0] != host_id]
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, name, locale) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, seat, *player) for seat, player in enumerate(seated)],
-            )
+        seated = [(host_id, host_name, host_locale)] + [player for player in players if player[0] != host_id]
+        try:
+            async with self._db.transaction() as db:
+                busy = await self._open_game_in(db, channel_id)
+                if busy:
+                    raise ChannelBusy(busy)
+                (row,) = await db.fetch(
+                    "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
+                    " locale, seed, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)"
+                    " RETURNING id",
+                    (
+                        kind,
+                        guild_id,
+                        channel_id,
+                        host_id,
+                        json.dumps(options),
+                        turn_timeout,
+                        locale,
+                        seed,
+                        now,
+                        now,
+                    ),
+                )
+                game_id: int = row["id"]
+                await db.executemany(
+                    "INSERT INTO seats (game_id, seat, user_id, name, locale) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, seat, *player) for seat, player in enumerate(seated)],
+                )
+        except self._db.unique_violation:
+            busy = await self.open_game_in(channel_id)
+            if busy is None:
+                raise
+            raise ChannelBusy(busy) from None
         return game_id
 
     async def set_message(self, game_id: int, message_id: int) -> None:
         await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        return [
-            _seat(row)
-            for row in await self._rows(
-                "SELECT seats.*, dm_channels.channel_id AS dm_channel_id FROM seats"
-                " LEFT JOIN dm_channels USING (user_id) WHERE game_id = ? ORDER BY seat",
-                (game_id,),
-            )
-        ]
+        rows = await self._db.fetch(
+            "SELECT seats.*, dm_channels.channel_id AS dm_channel_id FROM seats"
+            " LEFT JOIN dm_channels USING (user_id) WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [_seat(row) for row in rows]
 
     async def join(self, game_id: int, user_id: int, name: str, locale: str) -> None:
         await self._write(
             "INSERT INTO seats (game_id, seat, user_id, name, locale)"
-            " SELECT ?, COALESCE(MAX(seat) + 1, 0), ?, ?, ? FROM seats WHERE game_id = ?",
-            (game_id, user_id, name, locale, game_id),
+            " VALUES (?, (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE game_id = ?), ?, ?, ?)",
+            (game_id, game_id, user_id, name, locale),
         )
 
     async def add_robot(self, game_id: int, level: str, name: str) -> None:
         """A computer takes the next seat; its user id is negative, one per computer of the game."""
         await self._write(
-            "INSERT INTO seats (game_id, seat, user_id, name, locale, robot)"
-            " SELECT ?, COALESCE(MAX(seat) + 1, 0), MIN(MIN(user_id), 0) - 1, ?, 'en', ? FROM seats"
-            " WHERE game_id = ?",
-            (game_id, name, level, game_id),
+            "INSERT INTO seats (game_id, seat, user_id, name, locale, robot) VALUES (?,"
+            " (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE game_id = ?),"
+            " (SELECT COALESCE(MIN(CASE WHEN user_id < 0 THEN user_id END), 0) - 1 FROM seats"
+            " WHERE game_id = ?), ?, 'en', ?)",
+            (game_id, game_id, game_id, name, level),
         )
 
     async def leave_lobby(self, game_id: int, user_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-            # Keep seats dense so join order stays seating order.
-            await db.execute(
-                "UPDATE seats SET seat = (SELECT COUNT(*) FROM seats AS earlier"
-                " WHERE earlier.game_id = seats.game_id AND earlier.seat < seats.seat) WHERE game_id = ?",
-                (game_id,),
+        async with self._db.transaction() as db:
+            left = await db.fetch(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat", (game_id, user_id)
             )
+            if not left:
+                return
+            # Keep seats dense so join order stays seating order. Through negative numbers: a
+            # seat is unique at every row updated, whatever order the database updates them in.
+            await db.execute(
+                "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, left[0]["seat"])
+            )
+            await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
 
     async def remember_locale(self, game_id: int, user_id: int, locale: str) -> None:
         await self._write(
@@ -572,13 +420,13 @@ class Store:
     ) -> None:
         """The lobby becomes a running game at version 1, with what its first deal must tell and
         its computers' first memory."""
-        async with self._transaction() as db:
-            cursor = await db.execute(
+        async with self._db.transaction() as db:
+            started = await db.execute(
                 "UPDATE games SET status = 'running', state = ?, version = 1"
                 " WHERE id = ? AND status = 'lobby'",
                 (json.dumps(state), game_id),
             )
-            if cursor.rowcount != 1:
+            if started != 1:
                 raise StaleVersion(game_id)
             await db.execute("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,))
             await self._write_robot_states(db, game_id, robot_states or {})
@@ -588,18 +436,19 @@ class Store:
 
     async def end(self, game_id: int, status: str) -> None:
         """Close a lobby or a running game without a result (cancelled, aborted)."""
-        async with self._transaction() as db:
+        async with self._db.transaction() as db:
             await db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
             await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
     async def commit(self, game: GameRow, change: Commit, now: float) -> int:
         """Append the action, save the new state, totals and timers; returns the new version.
 
-        Raises StaleVersion, changing nothing, if the game moved on since ``game`` was read.
+        Raises StaleVersion, changing nothing, if the game moved on since ``game`` was read,
+        by this process or another: the version check and the update are one statement.
         """
-        async with self._transaction() as db:
+        async with self._db.transaction() as db:
             version = game.version + 1
-            cursor = await db.execute(
+            updated = await db.execute(
                 "UPDATE games SET state = ?, version = ?, updated_at = ?, status = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
                 (
@@ -611,7 +460,7 @@ class Store:
                     game.version,
                 ),
             )
-            if cursor.rowcount != 1:
+            if updated != 1:
                 raise StaleVersion(game.id)
             await db.execute(
                 "INSERT INTO actions (game_id, number, seat, action, by_timeout, at)"
@@ -638,28 +487,29 @@ class Store:
                 await self._keep_round_totals(db, game.id, change.totals)
             await db.executemany(
                 "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
-                " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = count + 1",
+                " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
                 [(game.id, seat, feat) for seat, feat in change.feats],
             )
             if change.finished and change.winner is not None:
                 # A computer's seat is rated as its level ('robot:hard'), with no user id.
                 await db.execute(
                     "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
-                    " gone, finished_at) SELECT ?, seat, ?, ?,"
+                    " gone, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
                     " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
-                    " CASE WHEN robot IS NULL THEN user_id END, name, total, seat = ?, gone, ?"
+                    " CASE WHEN robot IS NULL THEN user_id END, name, total,"
+                    " CASE WHEN seat = ? THEN 1 ELSE 0 END, gone, CAST(? AS DOUBLE PRECISION)"
                     " FROM seats WHERE game_id = ?",
-                    (game.id, game.guild_id, game.kind, change.winner, now, game.id),
+                    (game.guild_id, game.kind, change.winner, now, game.id),
                 )
                 await self._rate_match(db, game.id)
         return version
 
     @staticmethod
-    async def _keep_round_totals(db: aiosqlite.Connection, game_id: int, totals: Sequence[int]) -> None:
-        async with db.execute(
-            "SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?", (game_id,)
-        ) as cursor:
-            (number,) = await cursor.fetchone() or (1,)
+    async def _keep_round_totals(db: Executor, game_id: int, totals: Sequence[int]) -> None:
+        rows = await db.fetch(
+            "SELECT COALESCE(MAX(number), 0) + 1 AS number FROM round_totals WHERE game_id = ?", (game_id,)
+        )
+        number = rows[0]["number"]
         await db.executemany(
             "INSERT INTO round_totals (game_id, number, seat, total) VALUES (?, ?, ?, ?)",
             [(game_id, number, seat, total) for seat, total in enumerate(totals)],
@@ -667,7 +517,7 @@ class Store:
 
     async def round_totals(self, game_id: int) -> list[list[int]]:
         """The match totals per seat after each finished game, round or manche, in order."""
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT number, seat, total FROM round_totals WHERE game_id = ? ORDER BY number, seat", (game_id,)
         )
         by_number: dict[int, list[int]] = {}
@@ -679,15 +529,13 @@ class Store:
         await self._write("UPDATE games SET results_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
         )
         return [(row["seat"], json.loads(row["action"])) for row in rows]
 
     @staticmethod
-    async def _write_robot_states(
-        db: aiosqlite.Connection, game_id: int, states: Mapping[int, dict[str, Any]]
-    ) -> None:
+    async def _write_robot_states(db: Executor, game_id: int, states: Mapping[int, dict[str, Any]]) -> None:
         await db.executemany(
             "UPDATE seats SET robot_state = ? WHERE game_id = ? AND seat = ?",
             [(json.dumps(state), game_id, seat) for seat, state in states.items()],
@@ -697,7 +545,7 @@ class Store:
 
     @staticmethod
     async def _write_publication(
-        db: aiosqlite.Connection, game_id: int, version: int, publication: dict[str, Any]
+        db: Executor, game_id: int, version: int, publication: dict[str, Any]
     ) -> None:
         await db.execute(
             "INSERT INTO outbox (game_id, version, publication) VALUES (?, ?, ?)",
@@ -705,10 +553,13 @@ class Store:
         )
 
     async def pending(self, game_id: int | None = None) -> list[Pending]:
-        """Publications not yet fully delivered, oldest first (of one game, or of every game)."""
-        rows = await self._rows(
-            "SELECT * FROM outbox WHERE ? IS NULL OR game_id = ? ORDER BY game_id, version",
-            (game_id, game_id),
+        """Publications not yet fully delivered, oldest first (of one game, or of every game of
+        this process's shards)."""
+        in_my_shards, parameters = self._in_my_shards()
+        rows = await self._db.fetch(
+            f"SELECT * FROM outbox WHERE game_id = COALESCE(?, game_id) AND {in_my_shards}"
+            " ORDER BY game_id, version",
+            (game_id, *parameters),
         )
         return [
             Pending(
@@ -737,7 +588,7 @@ class Store:
 
     @staticmethod
     async def _write_timers(
-        db: aiosqlite.Connection, game_id: int, timers: Sequence[tuple[int, str, str, float]]
+        db: Executor, game_id: int, timers: Sequence[tuple[int, str, str, float]]
     ) -> None:
         await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
         await db.executemany(
@@ -746,15 +597,35 @@ class Store:
         )
 
     async def timers(self, game_id: int) -> list[TimerRow]:
-        rows = await self._rows("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
-        return [TimerRow(**dict(row)) for row in rows]
+        rows = await self._db.fetch("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
+        return [_timer(row) for row in rows]
 
     async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self._rows("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at", (now,))
-        return [TimerRow(**dict(row)) for row in rows]
+        """Takes the timers due by ``now`` in this process's shards that no other process holds.
+
+        Each is leased to this process for TIMER_LEASE seconds: firing it replaces or drops it;
+        if this process dies first, another takes it when the lease ends.
+        """
+        in_my_shards, parameters = self._in_my_shards()
+        async with self._db.transaction() as db:
+            rows = await db.fetch(
+                "UPDATE timers SET claimed_until = ? WHERE (game_id, seat, kind) IN ("
+                " SELECT game_id, seat, kind FROM timers"
+                f" WHERE due_at <= ? AND COALESCE(claimed_until, 0) <= ? AND {in_my_shards}"
+                f"{self._db.lock_rows})"
+                " RETURNING *",
+                (now + TIMER_LEASE, now, now, *parameters),
+            )
+        return sorted(map(_timer, rows), key=lambda timer: timer.due_at)
 
     async def next_due(self) -> float | None:
-        return await self._value("SELECT MIN(due_at) FROM timers")
+        """When a timer of this process's shards can next be taken: due, and not held by a lease."""
+        in_my_shards, parameters = self._in_my_shards()
+        return await self._value(
+            "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END)"
+            f" FROM timers WHERE {in_my_shards}",
+            parameters,
+        )
 
     async def drop_timer(self, timer: TimerRow) -> None:
         await self._write(
@@ -765,19 +636,16 @@ class Store:
     # ------------------------------------------------------------------ ratings
 
     @staticmethod
-    async def _rate_match(db: aiosqlite.Connection, game_id: int) -> None:
+    async def _rate_match(db: Executor, game_id: int) -> None:
         """Rate a finished match from its results, after every match of its board finished before it."""
-        async with db.execute(
+        seats = await db.fetch(
             "SELECT entry, points, won, gone, guild_id, kind, finished_at FROM results"
             " WHERE game_id = ? ORDER BY seat",
             (game_id,),
-        ) as cursor:
-            seats = list(await cursor.fetchall())
+        )
         board = (seats[0]["guild_id"], seats[0]["kind"])
-        async with db.execute(
-            LATEST_RATINGS + " SELECT entry, mu, sigma FROM board WHERE recency = 1", board
-        ) as cursor:
-            prior = {row["entry"]: Skill(row["mu"], row["sigma"]) for row in await cursor.fetchall()}
+        rows = await db.fetch(LATEST_RATINGS + " SELECT entry, mu, sigma FROM board WHERE recency = 1", board)
+        prior = {row["entry"]: Skill(row["mu"], row["sigma"]) for row in rows}
         order = places(
             [seat["points"] for seat in seats],
             [bool(seat["won"]) for seat in seats],
@@ -799,26 +667,25 @@ class Store:
         Ratings depend on the order of matches, so each board concerned is rated again from
         its first match, in the order they finished.
         """
-        boards = await self._rows(
+        boards = await self._db.fetch(
             "SELECT DISTINCT guild_id, kind FROM results WHERE game_id NOT IN (SELECT game_id FROM ratings)"
         )
         for board in boards:
             key = (board["guild_id"], board["kind"])
-            async with self._transaction() as db:
+            async with self._db.transaction() as db:
                 await db.execute("DELETE FROM ratings WHERE guild_id = ? AND kind = ?", key)
-                async with db.execute(
+                rows = await db.fetch(
                     "SELECT game_id FROM results WHERE guild_id = ? AND kind = ?"
                     " GROUP BY game_id ORDER BY MIN(finished_at), game_id",
                     key,
-                ) as cursor:
-                    matches = [row["game_id"] for row in await cursor.fetchall()]
-                for game_id in matches:
+                )
+                for game_id in (row["game_id"] for row in rows):
                     await self._rate_match(db, game_id)
 
     async def rating_board(self, guild_id: int, kind: str, limit: int = 10) -> list[RatedStanding]:
         """People by conservative rating (mu - 3 sigma); computer players are left out."""
-        rows = await self._rows(
-            LATEST_RATINGS + " SELECT CAST(SUBSTR(entry, 6) AS INTEGER) AS user_id, mu, sigma, matches,"
+        rows = await self._db.fetch(
+            LATEST_RATINGS + " SELECT CAST(SUBSTR(entry, 6) AS BIGINT) AS user_id, mu, sigma, matches,"
             " (SELECT name FROM results WHERE results.entry = board.entry AND results.guild_id = ?"
             " ORDER BY finished_at DESC LIMIT 1) AS name"
             " FROM board WHERE recency = 1 AND entry LIKE 'user:%'"
@@ -832,7 +699,7 @@ class Store:
 
     async def rating_history(self, guild_id: int, kind: str, entry: str) -> list[Skill]:
         """The entry's rating after each of its matches on the board, oldest first."""
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? AND entry = ?"
             " ORDER BY finished_at, game_id",
             (guild_id, kind, entry),
@@ -842,12 +709,12 @@ class Store:
     # ------------------------------------------------------------------ history and stats
 
     async def player_record(self, guild_id: int, user_id: int, kind: str | None) -> PlayerRecord | None:
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT (SELECT name FROM results AS latest WHERE latest.guild_id = ? AND latest.user_id = ?"
             " ORDER BY finished_at DESC LIMIT 1) AS name,"
             " COUNT(*) AS matches, SUM(won) AS wins, MAX(points) AS best_total"
-            " FROM results WHERE guild_id = ? AND user_id = ? AND (? IS NULL OR kind = ?)",
-            (guild_id, user_id, guild_id, user_id, kind, kind),
+            " FROM results WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind)",
+            (guild_id, user_id, guild_id, user_id, kind),
         )
         row = rows[0]
         if not row["matches"]:
@@ -855,7 +722,7 @@ class Store:
         return PlayerRecord(row["name"], row["matches"], row["wins"], row["best_total"])
 
     async def kinds_played(self, guild_id: int, user_id: int) -> list[str]:
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT DISTINCT kind FROM results WHERE guild_id = ? AND user_id = ? ORDER BY kind",
             (guild_id, user_id),
         )
@@ -864,11 +731,11 @@ class Store:
     async def last_results(
         self, guild_id: int, user_id: int, kind: str | None, limit: int = 5
     ) -> list[PastResult]:
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT game_id, kind, points, won, finished_at FROM results"
-            " WHERE guild_id = ? AND user_id = ? AND (? IS NULL OR kind = ?)"
+            " WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind)"
             " ORDER BY finished_at DESC, game_id DESC LIMIT ?",
-            (guild_id, user_id, kind, kind, limit),
+            (guild_id, user_id, kind, limit),
         )
         return [
             PastResult(row["game_id"], row["kind"], row["points"], bool(row["won"]), row["finished_at"])
@@ -877,7 +744,7 @@ class Store:
 
     async def feat_counts(self, guild_id: int, user_id: int, kind: str) -> dict[str, int]:
         """How often the player made each feat in their finished matches of ``kind``."""
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT feat, SUM(count) AS total FROM feats JOIN results USING (game_id, seat)"
             " WHERE results.guild_id = ? AND results.user_id = ? AND results.kind = ? GROUP BY feat",
             (guild_id, user_id, kind),
@@ -886,28 +753,29 @@ class Store:
 
     async def points_per_round(self, guild_id: int, user_id: int, kind: str) -> float | None:
         """Match points over rounds played, for the matches whose rounds were kept."""
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT SUM(points) AS points, SUM(rounds) AS rounds FROM ("
             " SELECT results.points, (SELECT COUNT(DISTINCT number) FROM round_totals"
             " WHERE round_totals.game_id = results.game_id) AS rounds FROM results"
-            " WHERE guild_id = ? AND user_id = ? AND kind = ?) WHERE rounds > 0",
+            " WHERE guild_id = ? AND user_id = ? AND kind = ?) AS played WHERE rounds > 0",
             (guild_id, user_id, kind),
         )
         row = rows[0]
-        return row["points"] / row["rounds"] if row["rounds"] else None
+        # float(): PostgreSQL sums a count as a Decimal.
+        return float(row["points"]) / float(row["rounds"]) if row["rounds"] else None
 
     async def finished_matches(self, guild_id: int, kind: str | None, limit: int = 10) -> list[FinishedMatch]:
         """The board's last finished matches, newest first."""
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT results.game_id, results.kind, games.guild_id, games.channel_id,"
             " COALESCE(games.results_message_id, games.message_id) AS message_id, results.finished_at,"
             " results.name, results.points, results.won, results.gone"
             " FROM results JOIN games ON games.id = results.game_id"
             " WHERE results.game_id IN (SELECT game_id FROM results"
-            " WHERE guild_id = ? AND (? IS NULL OR kind = ?)"
+            " WHERE guild_id = ? AND kind = COALESCE(?, kind)"
             " GROUP BY game_id ORDER BY MIN(finished_at) DESC, game_id DESC LIMIT ?)"
             " ORDER BY results.finished_at DESC, results.game_id DESC, results.points DESC, results.seat",
-            (guild_id, kind, kind, limit),
+            (guild_id, kind, limit),
         )
         matches: dict[int, FinishedMatch] = {}
         for row in rows:
@@ -929,13 +797,13 @@ class Store:
     # ------------------------------------------------------------------ leaderboards
 
     async def leaderboard(self, guild_id: int, kind: str | None, limit: int = 10) -> list[Standing]:
-        rows = await self._rows(
+        rows = await self._db.fetch(
             "SELECT user_id, (SELECT name FROM results AS latest WHERE latest.user_id = results.user_id"
-            " AND latest.guild_id = results.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
+            " AND latest.guild_id = ? ORDER BY finished_at DESC LIMIT 1) AS name,"
             " COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points"
-            " FROM results WHERE guild_id = ? AND (? IS NULL OR kind = ?) AND user_id IS NOT NULL"
+            " FROM results WHERE guild_id = ? AND kind = COALESCE(?, kind) AND user_id IS NOT NULL"
             " GROUP BY user_id ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
-            (guild_id, kind, kind, limit),
+            (guild_id, guild_id, kind, limit),
         )
         return [
             Standing(row["user_id"], row["name"], row["games"], row["wins"], row["points"]) for row in rows

@@ -1,0 +1,39 @@
+"""Persistence: one Store, written once, over SQLite (the default) or PostgreSQL."""
+
+from bot.store.schema import MIGRATIONS
+from bot.store.store import (
+    ChannelBusy,
+    Commit,
+    FinishedMatch,
+    GameRow,
+    MatchSeat,
+    PastResult,
+    Pending,
+    PlayerRecord,
+    RatedStanding,
+    SeatRow,
+    Shards,
+    StaleVersion,
+    Standing,
+    Store,
+    TimerRow,
+)
+
+__all__ = [
+    "MIGRATIONS",
+    "ChannelBusy",
+    "Commit",
+    "FinishedMatch",
+    "GameRow",
+    "MatchSeat",
+    "PastResult",
+    "Pending",
+    "PlayerRecord",
+    "RatedStanding",
+    "SeatRow",
+    "Shards",
+    "StaleVersion",
+    "Standing",
+    "Store",
+    "TimerRow",
+]

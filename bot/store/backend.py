@@ -1,0 +1,67 @@
+"""What the Store asks of a database: run SQL, in transactions, and apply migrations.
+
+Queries are written once, with ``?`` placeholders, in the Store; a backend owns only what
+differs between databases: connecting, transactions, placeholders, the dialect bits below.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+Row = Mapping[str, Any]
+
+
+class Executor(Protocol):
+    """Runs statements: inside one transaction, or each statement on its own."""
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
+        """Run one statement; returns how many rows it changed."""
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+    async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]: ...
+
+
+class Backend(ABC):
+    """One database; every statement run on it directly commits on its own."""
+
+    # Ends a SELECT of rows that exactly one process may take (the due timers): locks what it
+    # returns and passes over what another transaction holds. Empty where writers take turns.
+    lock_rows: str = ""
+    # Raised when a statement breaks a unique constraint or index.
+    unique_violation: tuple[type[Exception], ...] = ()
+
+    @property
+    @abstractmethod
+    def schema_fields(self) -> Mapping[str, str]:
+        """The column types the migrations leave to the dialect (see bot/store/schema.py)."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Executor]:
+        """Statements that commit together, or not at all if the block raises."""
+
+    @abstractmethod
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int: ...
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+    @abstractmethod
+    async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]: ...
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abstractmethod
+    async def migrate(self, migrations: Sequence[str]) -> None:
+        """Apply the migrations past the schema's version, each with its version bump."""
+
+    @abstractmethod
+    async def after_copy(self) -> None:
+        """Rows were copied in with their ids: the next id the database numbers follows them."""
+
+    @abstractmethod
+    async def close(self) -> None: ...

@@ -1,0 +1,186 @@
+"""The schema, as numbered migrations written once for SQLite and PostgreSQL.
+
+Migration i brings the schema from version i to i + 1 (SQLite's user_version, PostgreSQL's
+schema_version table). The SQL is the common subset of both dialects: BIGINT for Discord ids
+(SQLite gives it integer affinity), DOUBLE PRECISION for times (PostgreSQL's REAL is too short
+for a timestamp), 0/1 integers for flags. The one column type they spell differently is
+written as a field that each backend fills in (``Backend.schema_fields``):
+
+- ``{auto_id}``: a 64-bit primary key the database numbers (and a copy may set explicitly).
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id {auto_id},
+        kind TEXT NOT NULL,
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        host_id BIGINT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'finished', 'aborted')),
+        options TEXT NOT NULL,
+        turn_timeout INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        message_id BIGINT,
+        created_at DOUBLE PRECISION NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_game_per_channel ON games (channel_id)
+        WHERE status IN ('lobby', 'running');
+    CREATE INDEX games_by_status ON games (status);
+
+    CREATE TABLE seats (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        total INTEGER NOT NULL DEFAULT 0,
+        gone INTEGER NOT NULL DEFAULT 0,
+        dm_notice_sent INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id)
+    );
+
+    CREATE TABLE actions (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        by_timeout INTEGER NOT NULL DEFAULT 0,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, number)
+    );
+
+    CREATE TABLE timers (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire')),
+        decision TEXT NOT NULL,
+        due_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seat, kind)
+    );
+    CREATE INDEX timers_by_due ON timers (due_at);
+
+    CREATE TABLE results (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX results_by_board ON results (guild_id, kind);
+    """,
+    """
+    -- The version at which each seat's open decision last changed: a click drawn before it is stale.
+    ALTER TABLE seats ADD COLUMN decision_since INTEGER NOT NULL DEFAULT 0;
+
+    -- What a committed move must still tell players (the transactional outbox): written with the
+    -- move, delivered after it, deleted once delivered; ``delivered`` lists the parts already sent.
+    CREATE TABLE outbox (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        publication TEXT NOT NULL,
+        delivered TEXT NOT NULL DEFAULT '[]',
+        PRIMARY KEY (game_id, version)
+    );
+    """,
+    """
+    -- A due timer is taken by one process until this time (a lease): another process sharing the
+    -- database leaves it alone meanwhile, and takes it over if the first died before firing it.
+    ALTER TABLE timers ADD COLUMN claimed_until DOUBLE PRECISION;
+    """,
+    """
+    -- Computer players: a seat with a level is a computer; robot_state is its memory and random
+    -- stream. Their user ids are negative, never a Discord id.
+    ALTER TABLE seats ADD COLUMN robot TEXT;
+    ALTER TABLE seats ADD COLUMN robot_state TEXT;
+
+    -- A third kind of timer: a computer's move, due after its pause.
+    CREATE TABLE timers_new (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire', 'robot')),
+        decision TEXT NOT NULL,
+        due_at DOUBLE PRECISION NOT NULL,
+        claimed_until DOUBLE PRECISION,
+        PRIMARY KEY (game_id, seat, kind)
+    );
+    INSERT INTO timers_new SELECT * FROM timers;
+    DROP TABLE timers;
+    ALTER TABLE timers_new RENAME TO timers;
+    CREATE INDEX timers_by_due ON timers (due_at);
+
+    -- Each player's DM channel, so a DM is one request, not a user fetch and a channel opening first.
+    CREATE TABLE dm_channels (
+        user_id BIGINT PRIMARY KEY,
+        channel_id BIGINT NOT NULL
+    );
+    """,
+    # After the game: a results row per seat (an entry is a person or a computer level), the
+    # match totals after each game/round/manche, feats (Bué, SuperBué), skill ratings, and
+    # the results message /history links to.
+    """
+    CREATE TABLE seat_results (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        entry TEXT NOT NULL,  -- who is rated: 'user:<id>', or 'robot:<level>' with a NULL user_id
+        user_id BIGINT,
+        name TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        gone INTEGER NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    INSERT INTO seat_results
+        SELECT results.game_id, seats.seat, results.guild_id, results.kind, 'user:' || results.user_id,
+            results.user_id, results.name, results.points, results.won, seats.gone, results.finished_at
+        FROM results JOIN seats ON seats.game_id = results.game_id AND seats.user_id = results.user_id;
+    DROP TABLE results;
+    ALTER TABLE seat_results RENAME TO results;
+    CREATE INDEX results_by_board ON results (guild_id, kind, finished_at);
+    CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at);
+
+    CREATE TABLE round_totals (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        PRIMARY KEY (game_id, number, seat)
+    );
+
+    CREATE TABLE feats (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        feat TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat, feat)
+    );
+
+    CREATE TABLE ratings (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        entry TEXT NOT NULL,
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, entry)
+    );
+    CREATE INDEX ratings_by_board ON ratings (guild_id, kind, entry, finished_at);
+
+    ALTER TABLE games ADD COLUMN results_message_id BIGINT;
+    """,
+)

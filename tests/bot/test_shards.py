@@ -1,0 +1,51 @@
+"""A bot process holding some of Discord's shards runs the games of its shards' servers only."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import ShardedGameBot
+from bot.store import Store
+from tests.bot.bue_driver import BueDriver
+
+# A server on shard 0 of 2, which the bot under test does not hold.
+OTHER_SHARDS_GUILD = 6 << 22
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    return make_bot(shard_count=2, shard_ids=(1,))
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_a_process_times_out_the_games_of_its_shards_and_leaves_the_others(simcord_env, database):
+    assert isinstance(simcord_env.bot, ShardedGameBot)
+    # Another process's game, on the same database, its turn timer as due as ours; a state no
+    # engine could load, so that loading it at start-up would fail the test.
+    other_process = await Store.open(database)
+    try:
+        theirs = await other_process.create_lobby(
+            kind="bue",
+            guild_id=OTHER_SHARDS_GUILD,
+            channel_id=1,
+            host_id=1,
+            host_name="anna",
+            host_locale="en",
+            locale="en",
+            options={"target": 110},
+            turn_timeout=3600,
+            seed=1,
+            now=0.0,
+        )
+        await other_process.start(theirs, {"not": "loaded"}, [(0, "expire", "swap", 0.0)])
+        driver = BueDriver(simcord_env, database, players=2, shard=1)
+        await driver.open(turn_timeout="1h")
+        await simcord_env.advance_time(3600 + 1)
+        assert driver.query(
+            "SELECT COUNT(*) FROM actions WHERE game_id = ? AND by_timeout = 1", driver.game_id
+        )
+        assert driver.query("SELECT version FROM games WHERE id = ?", driver.game_id) != [(1,)]
+        assert [(timer.seat, timer.due_at) for timer in await other_process.timers(theirs)] == [(0, 0.0)]
+        assert (await other_process.game(theirs)).version == 1
+    finally:
+        await other_process.close()
