@@ -19,12 +19,17 @@ if TYPE_CHECKING:
 TEMPLATE = r"(?P<game>\d{1,19}):(?P<version>\d{1,19}):(?P<move>\w{1,40}):(?P<arg>.*)"
 
 
-def _dispatch(interaction: discord.Interaction, match: re.Match[str]) -> Any:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
-    # A forged interaction may carry a select's id on a button: values are read defensively.
+def chosen_values(interaction: discord.Interaction) -> list[str]:
+    """The values chosen in a select, read defensively: a forged interaction may carry a
+    select's id on a button, or anything as values."""
     data: Any = interaction.data or {}
     values = data.get("values") if isinstance(data, dict) else None
-    values = [str(value) for value in values] if isinstance(values, list) else []
+    return [str(value) for value in values] if isinstance(values, list) else []
+
+
+def _dispatch(interaction: discord.Interaction, match: re.Match[str]) -> Any:
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    values = chosen_values(interaction)
     work = bot.on_game_component(
         interaction, int(match["game"]), int(match["version"]), match["move"], match["arg"], values
     )

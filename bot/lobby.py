@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.adapter import GameAdapter, component_view
+from bot.components import chosen_values
 from bot.i18n import duration_text, language_of, parse_duration, t
 from bot.replies import language, show_panel
 from bot.store import ChannelBusy, GameRow, SeatRow
@@ -132,9 +133,7 @@ class LobbySelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: GameBot = interaction.client  # type: ignore[assignment]
-        data: Any = interaction.data or {}
-        values = data.get("values") if isinstance(data, dict) else None
-        chosen = str(values[0]) if isinstance(values, list) and values else ""
+        chosen = next(iter(chosen_values(interaction)), "")
         await bot.guard(interaction, bot.lobbies.computers(interaction, self.game_id, self.move, chosen))
 
 
