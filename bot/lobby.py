@@ -283,7 +283,7 @@ class Lobbies:
             elif move == "remove":
                 robot = next((seat for seat in seats if seat.is_robot and str(seat.seat) == chosen), None)
                 if robot is None:
-                    raise GameError("error.lobby_closed")
+                    raise GameError("error.out_of_date")
                 await self.bot.store.leave_lobby(game_id, robot.user_id)
             elif move != "panel":
                 raise GameError("error.unknown_action")
