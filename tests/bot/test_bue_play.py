@@ -7,7 +7,7 @@ import random
 import discord
 
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES
+from tests.bot.driver import NAMES, close_dms
 
 
 def ephemeral_text(result) -> str:
@@ -108,14 +108,7 @@ async def test_the_game_survives_a_restart_and_finishes_with_the_same_buttons(
 async def test_closed_dms_give_one_notice_and_the_game_goes_on(simcord_env, database):
     driver = BueDriver(simcord_env, database, players=3)
     bruno = driver.members[1]
-    simcord_env.inject_error(
-        "POST",
-        f"/channels/{bruno.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(simcord_env, bruno)
     await driver.open()
     rng = random.Random(3)
     for _ in range(8):

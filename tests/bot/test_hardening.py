@@ -12,7 +12,7 @@ from bot.__main__ import configure_logging
 from bot.store import ChannelBusy, Store
 from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES, component_for, components
+from tests.bot.driver import NAMES, close_dms, component_for, components
 from tests.bot.forging import forge_click
 from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
 from tests.bot.test_bue_play import ephemeral_text
@@ -311,14 +311,7 @@ async def test_no_log_level_writes_a_hand():
 async def test_a_serie_bum_player_with_closed_dms_is_pointed_at_what_exists(simcord_env, database):
     driver = SerieBumDriver(simcord_env, database)
     bruno = driver.members[1]
-    simcord_env.inject_error(
-        "POST",
-        f"/channels/{bruno.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(simcord_env, bruno)
     await driver.open()
     players = MemoryPlayers()
     while not any("direct messages" in m.content for m in driver.channel.history()):
