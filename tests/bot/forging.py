@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from discord import ComponentType, InteractionType
+from discord import AppCommandType, ComponentType, InteractionType
 from simcord.actors import _dispatch_actor_interaction
 from simcord.backend import serializers
 
@@ -39,3 +39,18 @@ async def forge_click(
         extra={"message": payload},
         source_message_id=message.id,
     )
+
+
+async def forge_slash(actor: Any, channel: Any, name: str, options: dict[str, tuple[int, Any]]) -> Any:
+    """``/name`` with options of any JSON value, whatever the command declares: ``options`` maps
+    an option's name to (its Discord option type, the value sent)."""
+    group, _, sub = name.partition(" ")
+    root = actor._resolve_root(group, AppCommandType.chat_input.value, channel.id)
+    leaf = [{"name": key, "type": kind, "value": value} for key, (kind, value) in options.items()]
+    data = {
+        "id": root["id"],
+        "name": root["name"],
+        "type": AppCommandType.chat_input.value,
+        "options": [{"type": 1, "name": sub, "options": leaf}] if sub else leaf,
+    }
+    return await _dispatch_actor_interaction(actor, InteractionType.application_command.value, channel, data)

@@ -13,7 +13,7 @@ from bot.store import ChannelBusy, Store
 from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import NAMES, close_dms, component_for, components
-from tests.bot.forging import forge_click
+from tests.bot.forging import forge_click, forge_slash
 from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
 from tests.bot.test_bue_play import ephemeral_text
 from tests.bot.test_rummikub_play import RummikubDriver
@@ -353,3 +353,23 @@ async def test_a_draw_and_an_exchange_make_one_call_per_message_that_changed(sim
     # Two panel steps, then the answer, the table, the channel's line and the new hand.
     assert len(calls) == 6, calls
     assert not [call for call in calls if call.startswith("GET") or "/users/" in call]
+
+
+async def test_forged_slash_options_are_refused_without_a_traceback(simcord_env, database, caplog):
+    driver = RummikubDriver(simcord_env, database)
+    member = driver.members[0]
+    with caplog.at_level(logging.ERROR):
+        target = await forge_slash(member, driver.channel, "bue start", {"target": (4, "abc")})
+        assert "must be a number" in ephemeral_text(target)
+        level = await forge_slash(member, driver.channel, "bue start", {"computer_level": (3, "godlike")})
+        assert "no computer level" in ephemeral_text(level)
+        timeout = await forge_slash(member, driver.channel, "bue start", {"turn_timeout": (3, 90)})
+        assert timeout.response.ephemeral is False  # 90 minutes, read as any typed "90"
+        await member.click(driver.channel.last_message, label="Cancel")
+        await driver.open()
+        seat = driver.state().turn
+        before = driver.state().to_json()
+        tiles = await forge_slash(driver.members[seat], driver.channel, "rummikub play", {"tiles": (3, 5)})
+        assert tiles.response.ephemeral
+        assert driver.state().to_json() == before
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
