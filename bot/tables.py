@@ -1,7 +1,8 @@
 """Running games: every move takes one path.
 
-parse -> take the game's lock -> load from the database -> apply -> commit -> answer -> publish.
-Memory holds nothing but locks; every step reads the state the database has.
+parse -> take the game's lock -> load from the database -> apply -> commit, with what the move
+must announce (the outbox) -> answer -> deliver the announcements. Memory holds nothing but
+locks; every step reads the state the database has.
 """
 
 from __future__ import annotations
@@ -385,12 +386,18 @@ class TableService:
                 await self._deliver_pending(pending)
 
     async def _deliver_pending(self, pending: Pending) -> None:
+        """One pending publication; one that cannot be delivered is given up, logged, rather than
+        hold its game up (every later move would try it first)."""
         try:
             table = await self.load(pending.game_id, finished_too=True)
-        except GameError:
+        except GameError:  # aborted since: nothing left to tell
             await self.store.delivered(pending)
             return
-        await self.deliver(table, Publication.from_json(pending.publication), pending)
+        try:
+            await self.deliver(table, Publication.from_json(pending.publication), pending)
+        except Exception:
+            log.exception("announcements of game %s version %s given up", pending.game_id, pending.version)
+            await self.store.delivered(pending)
 
     async def deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
         """Tell everyone what happened: the table, the channel, and each player privately.
@@ -469,7 +476,14 @@ class TableService:
             return None
 
     async def refresh_table(self, table: Table) -> None:
-        """Edit the one table message in place (or post it again if it was deleted)."""
+        """Edit the one table message in place (or post it again if it was deleted); a refusal
+        (lost permission, Discord down) is logged: the next move draws the table again."""
+        try:
+            await self._refresh_table(table)
+        except discord.HTTPException:
+            log.warning("could not show the table of game %s", table.row.id, exc_info=True)
+
+    async def _refresh_table(self, table: Table) -> None:
         rendered = await self.render(
             table, table.adapter.table, table.game.view(None), table.viewer(), table.row.id
         )
