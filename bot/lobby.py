@@ -304,8 +304,6 @@ class Lobbies:
     async def _begin(
         self, interaction: discord.Interaction, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]
     ) -> None:
-        if all(seat.is_robot for seat in seats):
-            raise GameError("error.robots_only")
         tables = self.bot.tables
         publication = await tables.begin(row, list(seats), adapter)
         await interaction.response.defer()

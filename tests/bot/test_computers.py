@@ -67,13 +67,18 @@ async def test_the_host_adds_and_removes_a_computer_and_nobody_else_can(simcord_
     assert driver.query("SELECT COUNT(*) FROM seats WHERE robot IS NOT NULL")[0][0] == 0
 
 
-async def test_a_game_of_computers_only_is_refused(simcord_env, database):
+async def test_computers_sit_beside_their_host_who_cannot_leave_them_alone(simcord_env, database):
+    """A game of computers only would have nobody to watch it: the host, a person, always
+    plays (a host cannot leave the lobby), so such a game can never begin."""
     driver = BueDriver(simcord_env, database, players=1)
-    await driver.members[0].slash(driver.channel, "bue start", computers=2)
+    host = driver.members[0]
+    await host.slash(driver.channel, "bue start", computers=2)
     lobby = driver.channel.last_message
-    assert "🤖 Computer 2 (hard)" in lobby.embeds[0].fields[0].value
-    begun = await driver.members[0].click(lobby, label="Begin")
-    assert begun.response is None or not begun.response.ephemeral  # the host is a person: it begins
+    players = lobby.embeds[0].fields[0].value
+    assert f"<@{host.id}> 👑" in players and "🤖 Computer 2 (hard)" in players
+    refused = await host.click(lobby, label="Leave")
+    assert "host" in ephemeral_text(refused)
+    await host.click(lobby, label="Begin")
     assert driver.query("SELECT status FROM games")[0][0] == "running"
 
 
