@@ -212,6 +212,12 @@ def _sprite(shape: Shape, background: Colour, exact: bool) -> Sprite:
 # ---------------------------------------------------------------------------- canvas
 
 
+def _mapped(image: Image.Image, lut: bytes) -> Image.Image:
+    """An "L" image with each value v replaced by ``lut[v]``: Image.point, without the cost of
+    rounding its table in Python on every call."""
+    return Image.frombytes("L", image.size, image.tobytes().translate(lut))
+
+
 @dataclass
 class Canvas:
     width: int
@@ -223,7 +229,7 @@ class Canvas:
     def __post_init__(self) -> None:
         self.colours: list[Colour] = []
         self._indexes: dict[Colour, int] = {}
-        self._text_luts: dict[tuple[int, Colour], list[int]] = {}
+        self._text_luts: dict[tuple[int, Colour], bytes] = {}
         self._pasted: dict[Sprite, Image.Image] = {}
         if self.exact:
             self.image = Image.new("RGB", (self.width, self.height), self.background)
@@ -249,8 +255,14 @@ class Canvas:
     def _ink(self, colour: Colour | None) -> int | Colour | None:
         return None if colour is None else self.ink(colour)
 
-    def _colour(self, pixel: int | Colour) -> Colour:
-        return pixel if isinstance(pixel, tuple) else self.colours[pixel]
+    def _one_colour(self, region: Image.Image) -> Colour | None:
+        """The colour filling ``region``, or None if it holds several."""
+        extrema: Any = region.getextrema()  # (low, high) of each band; of the one band in "L"
+        bands = extrema if self.exact else (extrema,)
+        if any(low != high for low, high in bands):
+            return None
+        lows = [int(low) for low, _ in bands]
+        return (lows[0], lows[1], lows[2]) if self.exact else self.colours[lows[0]]
 
     # ------------------------------------------------------------------ shapes
 
@@ -298,27 +310,26 @@ class Canvas:
         left, top = int(x) + drawn.offset[0], int(y) + drawn.offset[1]
         box = (left, top, left + drawn.levels.width, top + drawn.levels.height)
         under = self.image.crop(box)
-        found = under.getcolors(PALETTE_SIZE) or []
-        if len(found) == 1:
-            self.image.paste(drawn.levels.point(self._text_lut(found[0][1], fill)), box, drawn.mask)
+        low, high = under.getextrema()
+        if low == high:
+            self.image.paste(_mapped(drawn.levels, self._text_lut(int(low), fill)), box, drawn.mask)
             return
         # Letters over several colours (over other letters, say): each part blended with its own,
         # with only the levels it holds, as the overlap is a few pixels of many colours.
-        for _, index in found:
-            where = under.point([255 * (i == index) for i in range(256)])
+        for _, index in under.getcolors(PALETTE_SIZE) or []:
+            where = _mapped(under, bytes(255 * (i == index) for i in range(256)))
             levels = ImageChops.multiply(drawn.levels, where)
             blends = _blends(self.colours[index], fill)
-            lut = [0] * 256
+            lut = bytearray(256)
             for _, level in levels.getcolors(TEXT_LEVELS) or []:
                 lut[level] = self._index(blends[level])
-            self.image.paste(levels.point(lut), box, ImageChops.multiply(drawn.mask, where))
+            self.image.paste(_mapped(levels, bytes(lut)), box, ImageChops.multiply(drawn.mask, where))
 
-    def _text_lut(self, under: int, ink: Colour) -> list[int]:
+    def _text_lut(self, under: int, ink: Colour) -> bytes:
         lut = self._text_luts.get((under, ink))
         if lut is None:
-            colours = _blends(self.colours[under], ink)
-            lut = self._text_luts[under, ink] = [self._index(c) for c in colours]
-            lut += [0] * (256 - TEXT_LEVELS)
+            indexes = [self._index(c) for c in _blends(self.colours[under], ink)]
+            lut = self._text_luts[under, ink] = bytes(indexes).ljust(256, b"\0")
         return lut
 
     def texts(self, lines: Iterable[TextLine], left: int, top: int) -> None:
@@ -330,17 +341,16 @@ class Canvas:
     def _shape(self, shape: Shape, left: int, top: int) -> None:
         x0, y0, x1, y1 = _reach(shape)
         area = (left + x0, top + y0, left + x1, top + y1)
-        under = self.image.crop(area).getcolors(1)
+        under = self._one_colour(self.image.crop(area))
         if under is None:  # a sprite is drawn on one background: on several, draw in place
             shape.draw(self, left, top)
             return
-        sprite = _sprite(shape, self._colour(under[0][1]), self.exact)
+        sprite = _sprite(shape, under, self.exact)
         image = self._pasted.get(sprite)
         if image is None:
             image = sprite.image
             if not self.exact:
-                lut = [self._index(c) for c in sprite.colours]
-                image = image.point(lut + [0] * (256 - len(lut)))
+                image = _mapped(image, bytes(self._index(c) for c in sprite.colours).ljust(256, b"\0"))
             self._pasted[sprite] = image
         self.image.paste(image, area[:2])
 
