@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations, product
 from operator import itemgetter
 
@@ -83,6 +83,13 @@ _VALUE_FIRST = 64 * 256
 _VALUE_TIE = 64
 _STATE_BITS = 12  # bits per colour state id in a packed key
 _KEEP_BUDGET = 120  # states the search for the fewest broken sets may expand before settling
+# Entries kept by the caches of moves shared between solves (about 1 KiB each for colour
+# moves). Unbounded, they grew by 170 MiB over the 9020 bench positions; a solve reuses
+# mostly the entries of its own and recent positions, so the recently used ones suffice.
+_COLOUR_MOVES_KEPT = 4096
+_PLAIN_MOVES_KEPT = 2048
+_FREE_MOVES_KEPT = 1024
+_GROUP_CHOICES_KEPT = 2048
 
 
 class Objective(Enum):
@@ -184,7 +191,7 @@ FreeMove = tuple[int, int, int, int, tuple]  # next run state, jokers, score gai
 Move = tuple[int, int, int, int, tuple]
 
 
-@cache
+@lru_cache(maxsize=_FREE_MOVES_KEPT)
 def _free_moves(
     state: int,
     slots: int,
@@ -262,7 +269,7 @@ def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
     return budgets, sum(1 << given for given in moves)
 
 
-@cache
+@lru_cache(maxsize=_PLAIN_MOVES_KEPT)
 def _plain_moves(
     state: int,
     forced: int,
@@ -291,7 +298,7 @@ def _plain_moves(
     return {given: tuple(options) for given, options in moves.items()}
 
 
-@cache
+@lru_cache(maxsize=_COLOUR_MOVES_KEPT)
 def _plain_colour_moves(state: int, forced: int, *arguments: int, shift: int) -> ColourMoves:
     """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key."""
     return _by_joker_budget(
@@ -344,7 +351,7 @@ def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
             yield (item, *rest)
 
 
-@cache
+@lru_cache(maxsize=_GROUP_CHOICES_KEPT)
 def _group_choices(available: tuple[int, ...], jokers: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Tiles each colour can give to the groups of one number (bit g of ``available[c]``: colour c
     can give g tiles), and the jokers joining them.
