@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import sys
 import time
@@ -146,6 +147,11 @@ def compare(positions: Sequence[Position], answers: dict[str, list[Answer]]) -> 
         print(f"  time ours / theirs: median {median:.3f}, p99 {p99:.3f}")
 
 
+def peak_rss_mib() -> float:
+    """The process's peak resident set so far (Linux reports kibibytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -154,16 +160,24 @@ def main() -> None:
     parser.add_argument("--ours-only", action="store_true", help="skip rummikub-solver")
     arguments = parser.parse_args()
 
-    started = time.perf_counter()
-    positions = simulate(arguments.games, arguments.seed, arguments.play_chance)
-    print(f"{len(positions)} positions from {arguments.games} games ({time.perf_counter() - started:.0f} s)")
     solvers = {FEWEST: ours(fewest_changes=True), ANY_TABLE: ours(fewest_changes=False)}
     if not arguments.ours_only:
         solvers[THEIRS] = theirs()
+    # After the imports (cvxpy's are large): what follows is what solving adds.
+    rss_start = peak_rss_mib()
+    started = time.perf_counter()
+    positions = simulate(arguments.games, arguments.seed, arguments.play_chance)
+    print(f"{len(positions)} positions from {arguments.games} games ({time.perf_counter() - started:.0f} s)")
+    rss_simulated = peak_rss_mib()
     answers: dict[str, list[Answer]] = {name: [] for name in solvers}
     for position in positions:
         for name, solve in solvers.items():
             answers[name].append(solve(position))
+    rss_end = peak_rss_mib()
+    print(
+        f"\npeak RSS: {rss_start:.0f} MiB after the imports, {rss_simulated:.0f} MiB after the games "
+        f"(our solver plays them), {rss_end:.0f} MiB at the end: growth {rss_end - rss_start:.0f} MiB"
+    )
     print("\n| solver | median ms | p99 ms | max ms | tiles laid (sum) | sets changed (mean) |")
     print("|---|---|---|---|---|---|")
     for name, results in answers.items():
