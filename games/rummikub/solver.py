@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import cache, lru_cache
+from functools import cache
 from itertools import permutations, product
 from operator import itemgetter
 
@@ -83,13 +83,11 @@ _VALUE_FIRST = 64 * 256
 _VALUE_TIE = 64
 _STATE_BITS = 12  # bits per colour state id in a packed key
 _KEEP_BUDGET = 120  # states the search for the fewest broken sets may expand before settling
-# Entries kept by the caches of moves shared between solves (about 1 KiB each for colour
-# moves). Unbounded, they grew by 170 MiB over the 9020 bench positions; a solve reuses
-# mostly the entries of its own and recent positions, so the recently used ones suffice.
+# The caches of moves shared between solves are emptied before a solve once they hold this
+# many colour moves (about 1 KiB each, with the moves they were built from). Unbounded, they
+# grew by 170 MiB over the 9020 bench positions. Bounded by least recent use instead, a slow
+# solve needing more entries than the bound would evict its own and rebuild them in turn.
 _COLOUR_MOVES_KEPT = 4096
-_PLAIN_MOVES_KEPT = 2048
-_FREE_MOVES_KEPT = 1024
-_GROUP_CHOICES_KEPT = 2048
 
 
 class Objective(Enum):
@@ -191,7 +189,7 @@ FreeMove = tuple[int, int, int, int, tuple]  # next run state, jokers, score gai
 Move = tuple[int, int, int, int, tuple]
 
 
-@lru_cache(maxsize=_FREE_MOVES_KEPT)
+@cache
 def _free_moves(
     state: int,
     slots: int,
@@ -269,7 +267,7 @@ def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
     return budgets, sum(1 << given for given in moves)
 
 
-@lru_cache(maxsize=_PLAIN_MOVES_KEPT)
+@cache
 def _plain_moves(
     state: int,
     forced: int,
@@ -298,7 +296,7 @@ def _plain_moves(
     return {given: tuple(options) for given, options in moves.items()}
 
 
-@lru_cache(maxsize=_COLOUR_MOVES_KEPT)
+@cache
 def _plain_colour_moves(state: int, forced: int, *arguments: int, shift: int) -> ColourMoves:
     """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key."""
     return _by_joker_budget(
@@ -351,7 +349,7 @@ def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
             yield (item, *rest)
 
 
-@lru_cache(maxsize=_GROUP_CHOICES_KEPT)
+@cache
 def _group_choices(available: tuple[int, ...], jokers: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Tiles each colour can give to the groups of one number (bit g of ``available[c]``: colour c
     can give g tiles), and the jokers joining them.
@@ -1332,6 +1330,12 @@ def _layout(
     return layout
 
 
+def _forget_moves_past_limit() -> None:
+    if _plain_colour_moves.cache_info().currsize > _COLOUR_MOVES_KEPT:
+        for cached in (_plain_colour_moves, _plain_moves, _free_moves, _group_choices):
+            cached.cache_clear()
+
+
 def best_play(
     rack: Sequence[str],
     table: Table = (),
@@ -1346,6 +1350,7 @@ def best_play(
     pass an empty table for what the rack alone can form. The new table keeps as many
     existing sets as it can; with ``fewest_changes`` off, any valid table (quicker).
     """
+    _forget_moves_past_limit()
     if initial_meld:
         split = _split(
             (), rack, objective=objective, meld_minimum=INITIAL_MELD_MINIMUM, forced_form_sets=True
