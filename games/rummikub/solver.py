@@ -87,7 +87,7 @@ _KEEP_BUDGET = 120  # states the search for the fewest broken sets may expand be
 # many colour moves (about 1 KiB each, with the moves they were built from). Unbounded, they
 # grew by 170 MiB over the 9020 bench positions. Bounded by least recent use instead, a slow
 # solve needing more entries than the bound would evict its own and rebuild them in turn.
-_COLOUR_MOVES_KEPT = 4096
+_COLOUR_MOVES_KEPT = 2048
 
 
 class Objective(Enum):
