@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,8 +58,8 @@ class Answer:
     sets_changed: int
 
 
-def simulate(games: int, seed: int, play_chance: float) -> list[Position]:
-    positions = []
+def simulate(games: int, seed: int, play_chance: float) -> Iterator[Position]:
+    """Each position as the game reaches it (kept, 9020 positions would add 8 MiB to the RSS)."""
     for number in range(games):
         rng = random.Random(seed * 100_003 + number)
         game = Rummikub.new(2 + number % 3, {}, seed * 100_003 + number)
@@ -66,11 +67,10 @@ def simulate(games: int, seed: int, play_chance: float) -> list[Position]:
         while not game.finished:
             seat = game.turn
             table = tuple(tuple(s) for s in game.table)
-            positions.append(Position(number, turn, table, tuple(game.racks[seat]), not game.melded[seat]))
+            yield Position(number, turn, table, tuple(game.racks[seat]), not game.melded[seat])
             play = game.best_play(seat) if rng.random() < play_chance else None
             game.apply(seat, play or {"type": "draw"})
             turn += 1
-    return positions
 
 
 def ours(fewest_changes: bool) -> Callable[[Position], Answer]:
@@ -128,7 +128,7 @@ def row(name: str, answers: Sequence[Answer]) -> str:
     )
 
 
-def compare(positions: Sequence[Position], answers: dict[str, list[Answer]]) -> None:
+def compare(positions: Sequence[tuple[int, int]], answers: dict[str, list[Answer]]) -> None:
     other = answers[THEIRS]
     for name in (FEWEST, ANY_TABLE):
         mine = answers[name]
@@ -140,10 +140,15 @@ def compare(positions: Sequence[Position], answers: dict[str, list[Answer]]) -> 
         p99 = percentile([a.seconds for a in mine], 0.99) / percentile([b.seconds for b in other], 0.99)
         print(f"\n{name} against {THEIRS}:")
         print(f"  tiles: more in {more} positions, fewer in {len(fewer)}, equal in the others")
-        for position, a, b in fewer:
-            print(f"  FEWER: game {position.game} turn {position.turn}: {a.tiles} against {b.tiles}")
+        for (game, turn), a, b in fewer:
+            print(f"  FEWER: game {game} turn {turn}: {a.tiles} against {b.tiles}")
         print(f"  sets changed: more than {THEIRS} in {changed_more} positions")
         print(f"  time ours / theirs: median {median:.3f}, p99 {p99:.3f}")
+
+
+def peak_rss_mib() -> float:
+    """The process's peak resident set so far (Linux reports kibibytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main() -> None:
@@ -154,16 +159,25 @@ def main() -> None:
     parser.add_argument("--ours-only", action="store_true", help="skip rummikub-solver")
     arguments = parser.parse_args()
 
-    started = time.perf_counter()
-    positions = simulate(arguments.games, arguments.seed, arguments.play_chance)
-    print(f"{len(positions)} positions from {arguments.games} games ({time.perf_counter() - started:.0f} s)")
     solvers = {FEWEST: ours(fewest_changes=True), ANY_TABLE: ours(fewest_changes=False)}
     if not arguments.ours_only:
         solvers[THEIRS] = theirs()
+    # After the imports and a first solve (cvxpy's take 30 MiB): what follows is what solving adds.
+    warm_up = Position(-1, 0, (("k1", "k2", "k3"),), ("r4", "r5", "r6", "b7"), False)
+    for solve in solvers.values():
+        solve(warm_up)
+    rss_start = peak_rss_mib()
+    started = time.perf_counter()
+    positions: list[tuple[int, int]] = []
     answers: dict[str, list[Answer]] = {name: [] for name in solvers}
-    for position in positions:
+    for position in simulate(arguments.games, arguments.seed, arguments.play_chance):
+        positions.append((position.game, position.turn))
         for name, solve in solvers.items():
             answers[name].append(solve(position))
+    print(f"{len(positions)} positions from {arguments.games} games ({time.perf_counter() - started:.0f} s)")
+    rss_end = peak_rss_mib()
+    print(f"peak RSS: {rss_start:.0f} MiB after a first solve, {rss_end:.0f} MiB at the end: ", end="")
+    print(f"growth {rss_end - rss_start:.0f} MiB")
     print("\n| solver | median ms | p99 ms | max ms | tiles laid (sum) | sets changed (mean) |")
     print("|---|---|---|---|---|---|")
     for name, results in answers.items():

@@ -2,18 +2,43 @@
 
 Every image records in a PNG text chunk the codes of the faces it shows, so tests can
 check an image against the view it was drawn from.
+
+Pictures are drawn for speed (issue 11: a few milliseconds each, encoding included):
+
+- into a palette image, one byte a pixel, which PNG encodes several times faster than RGB;
+- card and tile faces and backs are drawn once per look (size, label, colours, what lies
+  under them) and pasted afterwards; text is rasterised once per (text, size, anchor,
+  sub-pixel position);
+- the last pictures are kept by what they were drawn from (``picture``).
+
+A palette holds 256 colours and antialiased text makes more: every coverage of an ink over a
+background is a colour. So in a palette image a text pixel's coverage is rounded to one of
+``TEXT_LEVELS`` levels: an edge pixel of a letter may differ from Pillow's RGB drawing by at
+most 1/30 of the contrast between ink and background (see ``test_images.py``). Everything
+else (shapes, solid colours, positions, fully covered text) is exact. A picture that needs
+more than 256 colours all the same is drawn again in RGB, where every pixel is Pillow's own.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cache
+import json
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import asdict, dataclass, field, is_dataclass
+from functools import cache, lru_cache
+from typing import Any
 
 import discord
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 from PIL.PngImagePlugin import PngInfo
+
+Colour = tuple[int, int, int]
+Box = tuple[int, int, int, int]
 
 FELT = (28, 84, 60)
 FELT_DARK = (20, 62, 44)
@@ -23,6 +48,26 @@ HIGHLIGHT = (255, 214, 92)
 CARD_BACK = (52, 73, 140)
 CARD_BACK_PATTERN = (74, 98, 170)
 FACES_CHUNK = "faces"
+
+PALETTE_SIZE = 256
+TEXT_LEVELS = 16  # coverage levels of a text pixel in a palette image: 0 (none) to 15 (full)
+PICTURES_KEPT = 128  # encoded pictures kept by what they were drawn from, about 40 KiB each
+
+_exact: ContextVar[bool] = ContextVar("exact_colours", default=False)
+
+
+@contextmanager
+def exact_colours() -> Iterator[None]:
+    """Canvases made inside draw in RGB: every pixel as Pillow draws it (a slower PNG)."""
+    token = _exact.set(True)
+    try:
+        yield
+    finally:
+        _exact.reset(token)
+
+
+class PaletteFull(Exception):
+    """The picture needs more colours than a palette image holds."""
 
 
 @cache
@@ -34,71 +79,371 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return ImageFont.load_default(size=size)
 
 
+# ---------------------------------------------------------------------------- text
+
+
+@dataclass(frozen=True, eq=False)
+class Glyphs:
+    """A text as drawn at a point: its coverage, rounded to ``TEXT_LEVELS`` levels."""
+
+    levels: Image.Image  # "L", 0 to TEXT_LEVELS - 1
+    mask: Image.Image  # "L", 255 where the level is not 0
+    offset: tuple[int, int]  # top left corner from the point's whole pixel
+
+
+_LEVEL_OF = [round(coverage * (TEXT_LEVELS - 1) / 255) for coverage in range(256)]
+_COVERED = [255 if level else 0 for level in _LEVEL_OF]
+
+
+@lru_cache(maxsize=4096)
+def glyphs(text: str, size: int, anchor: str, start: tuple[float, float]) -> Glyphs | None:
+    """``text`` drawn with its ``anchor`` at ``start`` (the point's fraction of a pixel); None if blank."""
+    face = font(size)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    # Two pixels of room on every side: the sub-pixel start and antialiasing may reach past the box.
+    x0, y0 = math.floor(left) - 2, math.floor(top) - 2
+    coverage = Image.new("L", (math.ceil(right) + 3 - x0, math.ceil(bottom) + 3 - y0))
+    # Ink 255 on 0 blends to the coverage itself: these are the values Pillow blends with on a canvas.
+    ImageDraw.Draw(coverage).text((start[0] - x0, start[1] - y0), text, font=face, fill=255, anchor=anchor)
+    inked = coverage.getbbox()
+    if inked is None:
+        return None
+    coverage = coverage.crop(inked)
+    return Glyphs(coverage.point(_LEVEL_OF), coverage.point(_COVERED), (x0 + inked[0], y0 + inked[1]))
+
+
+@lru_cache(maxsize=1024)
+def _blends(under: Colour, ink: Colour) -> tuple[Colour, ...]:
+    """Each coverage level of ``ink`` over ``under``, blended as Pillow blends text."""
+    ramp = Image.new("L", (TEXT_LEVELS, 1))
+    ramp.putdata([round(level * 255 / (TEXT_LEVELS - 1)) for level in range(TEXT_LEVELS)])
+    strip = Image.new("RGB", (TEXT_LEVELS, 1), under)
+    strip.paste(ink, (0, 0, TEXT_LEVELS, 1), ramp)
+    raw = strip.tobytes()
+    return tuple((raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3))
+
+
+# ---------------------------------------------------------------------------- cards and tiles
+
+TextLine = tuple[tuple[float, float], str, int, Colour, str]  # point, text, size, ink, anchor
+
+
+@dataclass(frozen=True)
+class Face:
+    """A card or tile face up, as drawn in a box at (0, 0)."""
+
+    width: int
+    height: int
+    label: str
+    fill: Colour
+    ink: Colour
+    outline: Colour
+    corner: str
+
+    def texts(self) -> list[TextLine]:
+        size = max(12, int(self.height * (0.42 if len(self.label) <= 2 else 0.32)))
+        lines: list[TextLine] = [((self.width / 2, self.height / 2), self.label, size, self.ink, "mm")]
+        if self.corner:
+            lines.append(((6, 4), self.corner, max(10, size // 3), self.ink, "la"))
+        return lines
+
+    def draw(self, canvas: Canvas, left: int, top: int) -> None:
+        box = (left, top, left + self.width, top + self.height)
+        radius = max(4, self.width // 8)
+        canvas.rounded_rectangle(box, radius, fill=self.fill, outline=self.outline, width=2)
+        canvas.texts(self.texts(), left, top)
+
+
+@dataclass(frozen=True)
+class Back:
+    """A card or tile face down, as drawn in a box at (0, 0): never anything that tells what it is."""
+
+    width: int
+    height: int
+    label: str
+
+    def texts(self) -> list[TextLine]:
+        return [((self.width / 2, self.height / 2), self.label, 16, MUTED, "mm")] if self.label else []
+
+    def draw(self, canvas: Canvas, left: int, top: int) -> None:
+        radius = max(4, self.width // 8)
+        right, bottom = left + self.width, top + self.height
+        canvas.rounded_rectangle((left, top, right, bottom), radius, fill=CARD_BACK, outline=INK, width=2)
+        inset = 6
+        box = (left + inset, top + inset, right - inset, bottom - inset)
+        canvas.rounded_rectangle(box, radius, outline=CARD_BACK_PATTERN, width=2)
+        canvas.texts(self.texts(), left, top)
+
+
+Shape = Face | Back
+
+
+@dataclass(frozen=True, eq=False)
+class Sprite:
+    """A shape drawn once on one background, to paste."""
+
+    image: Image.Image  # RGB, or "L" holding indexes into ``colours``
+    colours: tuple[Colour, ...]
+    offset: tuple[int, int]  # top left corner from the shape's box
+
+
+@lru_cache(maxsize=256)
+def _reach(shape: Shape) -> Box:
+    """The pixels a shape may change, from its box's corner: its box, and its letters where
+    a wide label reaches past it."""
+    left, top, right, bottom = 0, 0, shape.width + 1, shape.height + 1
+    for (x, y), text, size, _, anchor in shape.texts():
+        drawn = glyphs(text, size, anchor, (math.modf(x)[0], math.modf(y)[0]))
+        if drawn is not None:
+            x0, y0 = int(x) + drawn.offset[0], int(y) + drawn.offset[1]
+            left, top = min(left, x0), min(top, y0)
+            right, bottom = max(right, x0 + drawn.levels.width), max(bottom, y0 + drawn.levels.height)
+    return left, top, right, bottom
+
+
+@lru_cache(maxsize=2048)
+def _sprite(shape: Shape, background: Colour, exact: bool) -> Sprite:
+    left, top, right, bottom = _reach(shape)
+    canvas = Canvas(right - left, bottom - top, background, exact=exact)
+    shape.draw(canvas, -left, -top)
+    return Sprite(canvas.image, tuple(canvas.colours), (left, top))
+
+
+# ---------------------------------------------------------------------------- canvas
+
+
+def _mapped(image: Image.Image, lut: bytes) -> Image.Image:
+    """An "L" image with each value v replaced by ``lut[v]``: Image.point, without the cost of
+    rounding its table in Python on every call."""
+    return Image.frombytes("L", image.size, image.tobytes().translate(lut))
+
+
 @dataclass
 class Canvas:
     width: int
     height: int
-    background: tuple[int, int, int] = FELT
+    background: Colour = FELT
     faces: list[str] = field(default_factory=list)
+    exact: bool = field(default_factory=_exact.get)
 
     def __post_init__(self) -> None:
-        self.image = Image.new("RGB", (self.width, self.height), self.background)
-        self.draw = ImageDraw.Draw(self.image)
+        self.colours: list[Colour] = []
+        self._indexes: dict[Colour, int] = {}
+        self._text_luts: dict[tuple[int, Colour], bytes] = {}
+        self._pasted: dict[Sprite, Image.Image] = {}
+        if self.exact:
+            self.image = Image.new("RGB", (self.width, self.height), self.background)
+        else:
+            self.image = Image.new("L", (self.width, self.height), self.ink(self.background))
+        self._draw = ImageDraw.Draw(self.image)
+
+    # ------------------------------------------------------------------ colours
+
+    def ink(self, colour: Colour) -> int | Colour:
+        """``colour`` as this image holds it: itself in RGB, a palette index otherwise."""
+        return colour if self.exact else self._index(colour)
+
+    def _index(self, colour: Colour) -> int:
+        index = self._indexes.get(colour)
+        if index is None:
+            if len(self.colours) == PALETTE_SIZE:
+                raise PaletteFull
+            index = self._indexes[colour] = len(self.colours)
+            self.colours.append(colour)
+        return index
+
+    def _ink(self, colour: Colour | None) -> int | Colour | None:
+        return None if colour is None else self.ink(colour)
+
+    def _one_colour(self, region: Image.Image) -> Colour | None:
+        """The colour filling ``region``, or None if it holds several."""
+        extrema: Any = region.getextrema()  # (low, high) of each band; of the one band in "L"
+        bands = extrema if self.exact else (extrema,)
+        if any(low != high for low, high in bands):
+            return None
+        lows = [int(low) for low, _ in bands]
+        return (lows[0], lows[1], lows[2]) if self.exact else self.colours[lows[0]]
+
+    # ------------------------------------------------------------------ shapes
+
+    def rounded_rectangle(
+        self,
+        box: Sequence[float],
+        radius: int,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: int = 1,
+    ) -> None:
+        self._draw.rounded_rectangle(
+            tuple(box), radius=radius, fill=self._ink(fill), outline=self._ink(outline), width=width
+        )
+
+    def rectangle(self, box: Sequence[float], fill: Colour) -> None:
+        self._draw.rectangle(tuple(box), fill=self.ink(fill))
+
+    def ellipse(self, box: Sequence[float], fill: Colour) -> None:
+        self._draw.ellipse(tuple(box), fill=self.ink(fill))
+
+    def line(self, points: Sequence[float], fill: Colour, width: int = 1) -> None:
+        self._draw.line(tuple(points), fill=self.ink(fill), width=width)
+
+    # ------------------------------------------------------------------ text
+
+    def text_length(self, text: str, size: int) -> float:
+        return self._draw.textlength(text, font=font(size))
 
     def text(
         self,
         xy: tuple[float, float],
         text: str,
         size: int = 20,
-        fill: tuple[int, int, int] = INK,
+        fill: Colour = INK,
         anchor: str = "la",
     ) -> None:
-        self.draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
+        if self.exact:
+            self._draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
+            return
+        x, y = xy
+        drawn = glyphs(text, size, anchor, (math.modf(x)[0], math.modf(y)[0]))
+        if drawn is None:
+            return
+        left, top = int(x) + drawn.offset[0], int(y) + drawn.offset[1]
+        box = (left, top, left + drawn.levels.width, top + drawn.levels.height)
+        under = self.image.crop(box)
+        low, high = under.getextrema()
+        if low == high:
+            self.image.paste(_mapped(drawn.levels, self._text_lut(int(low), fill)), box, drawn.mask)
+            return
+        # Letters over several colours (over other letters, say): each part blended with its own,
+        # with only the levels it holds, as the overlap is a few pixels of many colours.
+        for _, index in under.getcolors(PALETTE_SIZE) or []:
+            where = _mapped(under, bytes(255 * (i == index) for i in range(256)))
+            levels = ImageChops.multiply(drawn.levels, where)
+            blends = _blends(self.colours[index], fill)
+            lut = bytearray(256)
+            for _, level in levels.getcolors(TEXT_LEVELS) or []:
+                lut[level] = self._index(blends[level])
+            self.image.paste(_mapped(levels, bytes(lut)), box, ImageChops.multiply(drawn.mask, where))
+
+    def _text_lut(self, under: int, ink: Colour) -> bytes:
+        lut = self._text_luts.get((under, ink))
+        if lut is None:
+            indexes = [self._index(c) for c in _blends(self.colours[under], ink)]
+            lut = self._text_luts[under, ink] = bytes(indexes).ljust(256, b"\0")
+        return lut
+
+    def texts(self, lines: Iterable[TextLine], left: int, top: int) -> None:
+        for (x, y), text, size, ink, anchor in lines:
+            self.text((left + x, top + y), text, size, ink, anchor)
+
+    # ------------------------------------------------------------------ cards and tiles
+
+    def _shape(self, shape: Shape, left: int, top: int) -> None:
+        x0, y0, x1, y1 = _reach(shape)
+        area = (left + x0, top + y0, left + x1, top + y1)
+        under = self._one_colour(self.image.crop(area))
+        if under is None:  # a sprite is drawn on one background: on several, draw in place
+            shape.draw(self, left, top)
+            return
+        sprite = _sprite(shape, under, self.exact)
+        image = self._pasted.get(sprite)
+        if image is None:
+            image = sprite.image
+            if not self.exact:
+                image = _mapped(image, bytes(self._index(c) for c in sprite.colours).ljust(256, b"\0"))
+            self._pasted[sprite] = image
+        self.image.paste(image, area[:2])
 
     def face(
         self,
         box: tuple[int, int, int, int],
         label: str,
         code: str,
-        fill: tuple[int, int, int],
-        ink: tuple[int, int, int] = INK,
-        outline: tuple[int, int, int] | None = None,
+        fill: Colour,
+        ink: Colour = INK,
+        outline: Colour | None = None,
         corner: str = "",
     ) -> None:
         """A card or tile face up; ``code`` is recorded as shown."""
         x0, y0, x1, y1 = box
-        radius = max(4, (x1 - x0) // 8)
-        self.draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline or INK, width=2)
-        size = max(12, int((y1 - y0) * (0.42 if len(label) <= 2 else 0.32)))
-        self.draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font(size), fill=ink, anchor="mm")
-        if corner:
-            self.draw.text((x0 + 6, y0 + 4), corner, font=font(max(10, size // 3)), fill=ink)
+        self._shape(Face(x1 - x0, y1 - y0, label, fill, ink, outline or INK, corner), x0, y0)
         self.faces.append(code)
 
     def back(self, box: tuple[int, int, int, int], label: str = "") -> None:
         """A card or tile face down: never anything that tells what it is."""
         x0, y0, x1, y1 = box
-        radius = max(4, (x1 - x0) // 8)
-        self.draw.rounded_rectangle(box, radius=radius, fill=CARD_BACK, outline=INK, width=2)
-        inset = 6
-        self.draw.rounded_rectangle(
-            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
-            radius=radius,
-            outline=CARD_BACK_PATTERN,
-            width=2,
-        )
-        if label:
-            self.draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font(16), fill=MUTED, anchor="mm")
+        self._shape(Back(x1 - x0, y1 - y0, label), x0, y0)
+
+    # ------------------------------------------------------------------ output
 
     def png(self) -> bytes:
         info = PngInfo()
         info.add_text(FACES_CHUNK, " ".join(self.faces))
+        image = self.image
+        if not self.exact:
+            image = image.copy()  # the canvas keeps its indexes: putpalette turns the copy into "P"
+            image.putpalette(b"".join(bytes(colour) for colour in self.colours))
         buffer = io.BytesIO()
-        self.image.save(buffer, format="PNG", pnginfo=info, compress_level=1)
+        image.save(buffer, format="PNG", pnginfo=info, compress_level=1)
         return buffer.getvalue()
 
     def file(self, filename: str) -> discord.File:
         return discord.File(io.BytesIO(self.png()), filename=filename)
+
+
+# ---------------------------------------------------------------------------- pictures
+
+
+def _encoded(draw: Callable[..., Canvas], drawn_from: Sequence[Any]) -> bytes:
+    try:
+        return draw(*drawn_from).png()
+    except PaletteFull:
+        with exact_colours():
+            return draw(*drawn_from).png()
+
+
+def _plain(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return asdict(value)
+    raise TypeError(f"{type(value).__name__} cannot key a picture")
+
+
+class Pictures:
+    """The last pictures encoded, by what they were drawn from. Rendering runs in worker
+    threads: the lock guards the order of use; drawing happens outside it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._png: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def png(self, key: str, draw: Callable[[], bytes]) -> bytes:
+        with self._lock:
+            png = self._png.get(key)
+            if png is not None:
+                self._png.move_to_end(key)
+                return png
+        png = draw()
+        with self._lock:
+            self._png[key] = png
+            if len(self._png) > self.size:
+                self._png.popitem(last=False)
+        return png
+
+    def clear(self) -> None:
+        with self._lock:
+            self._png.clear()
+
+
+PICTURES = Pictures(PICTURES_KEPT)
+
+
+def picture(filename: str, draw: Callable[..., Canvas], *drawn_from: Any) -> discord.File:
+    """``draw(*drawn_from)`` as a PNG attachment. ``draw`` must read nothing but its arguments
+    (views, a Viewer): the same arguments, and the same picture, are answered from memory."""
+    key = json.dumps([filename, _exact.get(), *drawn_from], default=_plain, ensure_ascii=False)
+    png = PICTURES.png(key, lambda: _encoded(draw, drawn_from))
+    return discord.File(io.BytesIO(png), filename=filename)
 
 
 def faces_in(png: bytes) -> list[str]:

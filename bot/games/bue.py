@@ -9,7 +9,7 @@ import discord
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group
-from bot.render import HIGHLIGHT, INK, MUTED, Canvas
+from bot.render import HIGHLIGHT, INK, MUTED, Canvas, picture
 from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
 from games.bue import Bue
@@ -77,7 +77,7 @@ class BueAdapter(GameAdapter):
         for index, seat in enumerate(seats):
             top = 80 + index * ROW_H
             if seat in view["to_act"]:
-                canvas.draw.rounded_rectangle(
+                canvas.rounded_rectangle(
                     (8, top - 6, NAME_W - 10, top + CARD_H + 6), radius=10, outline=HIGHLIGHT, width=3
                 )
             name = viewer.name(seat)[:18]
@@ -99,7 +99,7 @@ class BueAdapter(GameAdapter):
             fill, ink = CARD_COLOURS[top_card[0]]
             canvas.face(discard_box, card_label(top_card), top_card, fill, ink)
         else:
-            canvas.draw.rounded_rectangle(discard_box, radius=8, outline=MUTED, width=2)
+            canvas.rounded_rectangle(discard_box, radius=8, outline=MUTED, width=2)
         return canvas
 
     def hand_image(self, view: JSON, viewer: Viewer) -> Canvas:
@@ -194,7 +194,7 @@ class BueAdapter(GameAdapter):
                     emoji="👁️",
                 )
             )
-        return Rendered([embed], self.table_image(view, viewer).file("bue-table.png"), items)
+        return Rendered([embed], picture("bue-table.png", self.table_image, view, viewer), items)
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         seat = view["me"]
@@ -222,7 +222,7 @@ class BueAdapter(GameAdapter):
         items: list[discord.ui.Item[Any]] = [
             game_button(game_id, "shuffle", viewer.t("bue.button.shuffle"), emoji="🔀"),
         ]
-        return Rendered([embed], self.hand_image(view, viewer).file("bue-hand.png"), items)
+        return Rendered([embed], picture("bue-hand.png", self.hand_image, view, viewer), items)
 
     # ------------------------------------------------------------------ events
 

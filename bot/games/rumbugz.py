@@ -30,7 +30,7 @@ from bot.adapter import (
 )
 from bot.commands import game_group
 from bot.i18n import t
-from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, font
+from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, picture
 from bot.replies import language, reply, show_panel
 from bot.tables import truncate
 from games.core import JSON, Event, GameError
@@ -357,13 +357,13 @@ class RumBugzAdapter(GameAdapter):
         right = IMAGE_W - MARGIN - 12
         for kind in reversed(KINDS):
             text = kind_name(kind, viewer)
-            width = int(canvas.draw.textlength(text, font=font(15))) + 20
+            width = int(canvas.text_length(text, 15)) + 20
             box = (right - width, top, right, top + 26)
             if kind in view["completed"][seat]:
-                canvas.draw.rounded_rectangle(box, radius=13, fill=KIND_DONE)
+                canvas.rounded_rectangle(box, radius=13, fill=KIND_DONE)
                 canvas.text((box[0] + width / 2, top + 13), text, 15, KIND_DONE_INK, anchor="mm")
             else:
-                canvas.draw.rounded_rectangle(box, radius=13, outline=MUTED, width=2)
+                canvas.rounded_rectangle(box, radius=13, outline=MUTED, width=2)
                 canvas.text((box[0] + width / 2, top + 13), text, 15, MUTED, anchor="mm")
             right -= width + 8
 
@@ -384,7 +384,7 @@ class RumBugzAdapter(GameAdapter):
         for index, (seat, placed, band_top) in enumerate(bands):
             band_bottom = bands[index + 1][2] - 12 if index + 1 < len(bands) else top - 4
             turn = seat == view["turn"] and not view["finished"]
-            canvas.draw.rounded_rectangle(
+            canvas.rounded_rectangle(
                 (MARGIN, band_top, IMAGE_W - MARGIN, band_bottom),
                 radius=12,
                 fill=FELT_DARK,
@@ -439,7 +439,7 @@ class RumBugzAdapter(GameAdapter):
         if view["discard_top"]:
             self._tile(canvas, discard_box, view["discard_top"])
         else:
-            canvas.draw.rounded_rectangle(discard_box, radius=6, outline=MUTED, width=2)
+            canvas.rounded_rectangle(discard_box, radius=6, outline=MUTED, width=2)
 
     def hand_image(self, codes: Sequence[str]) -> Canvas:
         rows = -(-len(codes) // HAND_PER_ROW)
@@ -533,7 +533,7 @@ class RumBugzAdapter(GameAdapter):
         embed.set_image(url="attachment://rumbugz-table.png")
         return Rendered(
             [embed],
-            self.table_image(view, viewer).file("rumbugz-table.png"),
+            picture("rumbugz-table.png", self.table_image, view, viewer),
             self._table_buttons(view, viewer, game_id),
         )
 
@@ -591,7 +591,7 @@ class RumBugzAdapter(GameAdapter):
         if not codes:
             return Rendered([embed], None, items)
         embed.set_image(url="attachment://rumbugz-hand.png")
-        return Rendered([embed], self.hand_image(codes).file("rumbugz-hand.png"), items)
+        return Rendered([embed], picture("rumbugz-hand.png", self.hand_image, codes), items)
 
     def _next_step(self, view: JSON, viewer: Viewer) -> str:
         seat = view["seat"]

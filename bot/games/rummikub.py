@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group, game_here
 from bot.i18n import described, t
-from bot.render import HIGHLIGHT, MUTED, Canvas
+from bot.render import HIGHLIGHT, MUTED, Canvas, picture
 from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
@@ -107,7 +107,7 @@ class RummikubAdapter(GameAdapter):
             tiles = view["table"][index]
             if index in changed:
                 right = left + len(tiles) * (TILE_W + TILE_GAP) - TILE_GAP
-                canvas.draw.rounded_rectangle(
+                canvas.rounded_rectangle(
                     (left - 6, top - 6, right + 6, top + TILE_H + 6), radius=8, outline=HIGHLIGHT, width=3
                 )
             colour = HIGHLIGHT if index in changed else MUTED
@@ -163,7 +163,7 @@ class RummikubAdapter(GameAdapter):
             ),
             game_button(game_id, "draw", viewer.t("rummikub.ui.button.draw"), emoji="🎲"),
         ]
-        return Rendered([embed], self.table_image(view, viewer).file("rummikub-table.png"), items)
+        return Rendered([embed], picture("rummikub-table.png", self.table_image, view, viewer), items)
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         rack = view.get("rack", [])
@@ -178,7 +178,7 @@ class RummikubAdapter(GameAdapter):
                 name=viewer.t("rummikub.ui.initial_meld_name"), value=viewer.t("rummikub.ui.initial_meld")
             )
         embed.set_image(url="attachment://rummikub-rack.png")
-        return Rendered([embed], self.rack_image(rack, viewer).file("rummikub-rack.png"))
+        return Rendered([embed], picture("rummikub-rack.png", self.rack_image, rack, viewer))
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         if event.key in ("rummikub.event.round_won", "rummikub.event.round_blocked"):

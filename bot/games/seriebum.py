@@ -21,7 +21,7 @@ import discord
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group
-from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas
+from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, picture
 from bot.replies import language, show_panel
 from bot.tables import truncate
 from games.core import JSON, Event, GameError
@@ -168,11 +168,11 @@ class SerieBumAdapter(GameAdapter):
             box = (left, top, left + TILE_W, top + TILE_H)
             state, tile = cell["state"], cell["tile"]
             if state == "empty":
-                canvas.draw.rounded_rectangle(box, radius=12, outline=FELT_DARK, width=3)
+                canvas.rounded_rectangle(box, radius=12, outline=FELT_DARK, width=3)
                 continue
             if state == "up":
                 ring = (left - 5, top - 5, left + TILE_W + 5, top + TILE_H + 5)
-                canvas.draw.rounded_rectangle(ring, radius=16, outline=HIGHLIGHT, width=5)
+                canvas.rounded_rectangle(ring, radius=16, outline=HIGHLIGHT, width=5)
             if tile is None:
                 canvas.back(box)
                 canvas.text((left + TILE_W // 2, top + TILE_H // 2), cell["cell"], 22, MUTED, anchor="mm")
@@ -187,11 +187,11 @@ class SerieBumAdapter(GameAdapter):
 
         Image texts avoid accented letters: Pillow's bundled font has none."""
         top, middle = LEGEND_TOP, WIDTH // 2
-        canvas.draw.rounded_rectangle(
+        canvas.rounded_rectangle(
             (GRID_LEFT, top, GRID_LEFT + SWATCH, top + SWATCH), 6, outline=HIGHLIGHT, width=4
         )
         canvas.back((middle, top, middle + SWATCH, top + SWATCH))
-        canvas.draw.rectangle(
+        canvas.rectangle(
             (middle + 8, top + 8, middle + SWATCH - 8, top + SWATCH - 8), fill=TILE_COLOURS["R"][0]
         )
         for left, key in ((GRID_LEFT, "seriebum.image.face_up"), (middle, "seriebum.image.seen")):
@@ -200,9 +200,9 @@ class SerieBumAdapter(GameAdapter):
     def _draw_player(self, canvas: Canvas, view: JSON, viewer: Viewer, seat: int, top: int) -> None:
         player = view["players"][seat]
         deciding = seat == seat_deciding(view)
-        canvas.draw.line((20, top, WIDTH - 20, top), fill=FELT_DARK, width=3)
+        canvas.line((20, top, WIDTH - 20, top), fill=FELT_DARK, width=3)
         if deciding:
-            canvas.draw.ellipse((24, top + 22, 40, top + 38), fill=HIGHLIGHT)
+            canvas.ellipse((24, top + 22, 40, top + 38), fill=HIGHLIGHT)
         canvas.text(
             (50 if deciding else 24, top + 14), viewer.name(seat)[:24], 28, HIGHLIGHT if deciding else INK
         )
@@ -303,7 +303,7 @@ class SerieBumAdapter(GameAdapter):
         embed.set_image(url="attachment://seriebum-table.png")
         return Rendered(
             [embed],
-            self.table_image(view, viewer).file("seriebum-table.png"),
+            picture("seriebum-table.png", self.table_image, view, viewer),
             self._table_items(view, viewer, game_id),
         )
 
