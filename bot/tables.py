@@ -56,6 +56,15 @@ class Table:
                 if seat.robot_state is not None and not seat.gone
             }
 
+    def play(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        """Apply one move; every computer then looks at what its seat now sees."""
+        events = perform(self.game, seat, action)
+        for robot_seat, robot in self.robots.items():
+            robot.observe(
+                self.game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)]
+            )
+        return events
+
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id and not s.gone), None)
 
@@ -339,11 +348,9 @@ class TableService:
         game = table.game
         deciding, waited_for = game.to_act(), game.required_to_act()
         # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
-        events = await asyncio.to_thread(perform, game, seat, action)
+        events = await asyncio.to_thread(table.play, seat, action)
         # A seat that timed out did not look at the table: it is called like anyone else.
         publication = Publication(events, waited_for, prefix, actor=None if by_timeout else seat)
-        for robot_seat, robot in table.robots.items():
-            robot.observe(game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)])
         gone = [seat] if action.get("type") == LEAVE else []
         now = self.now()
         changed = changed_decisions(deciding, game.to_act(), seat)
