@@ -36,10 +36,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import simcord
 
+import bot.charts
 import bot.tables
 from bench.bare_bot import BUTTON_LABEL, BareBot
 from bot.client import GameBot, bot_for
@@ -50,6 +51,7 @@ from tests.bot.bue_driver import BueDriver
 from tests.bot.test_rummikub_play import RummikubDriver
 
 SIMCORD_FOLDER = str(Path(simcord.__file__).parent)
+Result = TypeVar("Result")
 
 
 @dataclass
@@ -98,23 +100,27 @@ class Meter:
 
 
 class DrawingClock:
-    """CPU time of the threads that draw, summed (see TableService.render)."""
+    """CPU time of the threads that draw pictures (TableService.render) and score charts, summed."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
-        original = bot.tables.TableService.render
+        render = bot.tables.TableService.render
 
-        async def render(table: Any, draw: Callable[..., Any], *args: Any) -> Any:
-            def timed(*arguments: Any) -> Any:
-                started = time.thread_time()
-                try:
-                    return draw(*arguments)
-                finally:
-                    self.seconds += time.thread_time() - started
+        async def timed_render(table: Any, draw: Callable[..., Any], *args: Any) -> Any:
+            return await render(table, self.timed(draw), *args)
 
-            return await original(table, timed, *args)
+        bot.tables.TableService.render = staticmethod(timed_render)  # type: ignore[method-assign]
+        bot.charts.draw_scores = self.timed(bot.charts.draw_scores)  # type: ignore[assignment]
 
-        bot.tables.TableService.render = staticmethod(render)  # type: ignore[method-assign]
+    def timed(self, draw: Callable[..., Result]) -> Callable[..., Result]:
+        def timed_draw(*arguments: Any) -> Result:
+            started = time.thread_time()
+            try:
+                return draw(*arguments)
+            finally:
+                self.seconds += time.thread_time() - started
+
+        return timed_draw
 
 
 DRAWING = DrawingClock()
@@ -288,12 +294,16 @@ def main() -> None:
         ):
             costs |= process.submit(measure_in_process, scenario, options, folder).result()
     reference = costs["bare click"].per_interaction_ms()
-    print("| interaction | bot CPU ms | of which drawing ms | x bare bot | driver share of loop thread |")
-    print("|---|---|---|---|---|")
+    print(
+        "| interaction | bot CPU ms | drawing ms | bot CPU without drawing ms | x bare bot"
+        " | x bare bot without drawing | driver share of loop thread |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for name, cost in costs.items():
+        whole, drawing = cost.per_interaction_ms(), cost.drawing_ms()
         print(
-            f"| {name} | {cost.per_interaction_ms():.2f} | {cost.drawing_ms():.2f} |"
-            f" {cost.per_interaction_ms() / reference:.2f} | {cost.driver_share:.0%} |"
+            f"| {name} | {whole:.2f} | {drawing:.2f} | {whole - drawing:.2f} | {whole / reference:.2f}"
+            f" | {(whole - drawing) / reference:.2f} | {cost.driver_share:.0%} |"
         )
     one = costs["Rummikub Draw"].per_interaction_ms()
     stored = costs[f"Rummikub Draw, {options.games} games stored"].per_interaction_ms()
