@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from graphlib import TopologicalSorter
 from pathlib import Path
+from queue import SimpleQueue
+from threading import Thread
 from typing import Any, TypeVar
 
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
@@ -41,11 +42,48 @@ def _executemany(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]
 def run_statements(db: sqlite3.Connection, statements: Sequence[Statement]) -> None:
     for statement in statements:
         if statement.rows is not None:
-            db.executemany(statement.sql, statement.rows)
+            if statement.rows:
+                db.executemany(statement.sql, statement.rows)
             continue
         changed = _execute(db, statement.sql, statement.parameters)
         if statement.changes is not None and changed != statement.changes:
             raise WrongRowCount(statement.sql)
+
+
+def _answer(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # the caller was cancelled
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+class _ConnectionThread:
+    """The one thread the connection is used on. Work comes in a queue and its answer goes back to
+    the caller's loop: lighter than an executor's futures, and a hop is most of a move's commit."""
+
+    def __init__(self) -> None:
+        self._calls: SimpleQueue[tuple[asyncio.Future[Any], Callable[[], Any]] | None] = SimpleQueue()
+        # A daemon: a store left open does not keep the process alive (SQLite survives the cut).
+        Thread(target=self._serve, name="sqlite", daemon=True).start()
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            future, work = call
+            try:
+                result, error = work(), None
+            except BaseException as failure:
+                result, error = None, failure
+            future.get_loop().call_soon_threadsafe(_answer, future, result, error)
+
+    async def call(self, work: Callable[[], Result]) -> Result:
+        future: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
+        self._calls.put((future, work))
+        return await future
+
+    def stop(self) -> None:
+        self._calls.put(None)
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -92,7 +130,7 @@ class _Transaction(Executor):
 class SQLiteBackend(Backend):
     unique_violation = (sqlite3.IntegrityError,)
 
-    def __init__(self, thread: ThreadPoolExecutor) -> None:
+    def __init__(self, thread: _ConnectionThread) -> None:
         # The connection lives on this one thread and is only ever used there.
         self._thread = thread
         self._db: sqlite3.Connection | None = None
@@ -104,9 +142,9 @@ class SQLiteBackend(Backend):
     async def open(cls, path: str) -> SQLiteBackend:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        thread = _ConnectionThread()
         backend = cls(thread)
-        backend._db = await asyncio.get_running_loop().run_in_executor(thread, connect, path)
+        backend._db = await thread.call(lambda: connect(path))
         return backend
 
     async def call(self, work: Callable[..., Result], *args: Any) -> Result:
@@ -116,7 +154,7 @@ class SQLiteBackend(Backend):
             assert self._db is not None
             return work(self._db, *args)
 
-        return await asyncio.get_running_loop().run_in_executor(self._thread, on_thread)
+        return await self._thread.call(on_thread)
 
     @property
     def schema_fields(self) -> Mapping[str, str]:
@@ -205,4 +243,4 @@ class SQLiteBackend(Backend):
         if self._db is not None:
             await self.call(lambda db: db.close())
             self._db = None
-        self._thread.shutdown()
+        self._thread.stop()
