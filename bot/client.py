@@ -93,11 +93,7 @@ class GameBot(commands.Bot):
     async def _resume_games(self) -> None:
         """Restart the timers of this process's running games. A game is read from the database
         when a click or a timer first needs it, so start-up does not grow with the games stored."""
-        running = await self.store.running_kinds()
-        for kind, count in running.items():
-            if kind not in self.adapters:
-                log.error("%d running game(s) of %s cannot be resumed: no such game loaded", count, kind)
-        log.info("resumed %d running game(s)", sum(running.values()))
+        log.info("resumed %d running game(s)", await self.store.running_count())
         self.timers.poke()
         # What a crash left between a commit and its announcements, once the channels are known.
         self._delivery = asyncio.create_task(self._deliver_pending(), name="deliver-pending")

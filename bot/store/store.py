@@ -211,6 +211,9 @@ class Shards:
 
     def condition(self) -> tuple[str, list[int]]:
         """SQL true for the games of these shards' guilds, and its parameters."""
+        if self.count == 1:
+            # Every game: no need to read each game's row (start-up and the timers would, otherwise).
+            return "1 = 1", []
         placeholders = ", ".join("?" for _ in self.ids)
         return f"(guild_id >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
 
@@ -309,15 +312,12 @@ class Store:
         )
         return [_game(row) for row in rows]
 
-    async def running_kinds(self) -> dict[str, int]:
-        """How many running games of each kind this process's shards hold."""
+    async def running_count(self) -> int:
+        """How many running games this process's shards hold."""
         condition, parameters = self.shards.condition()
-        rows = await self._db.fetch(
-            f"SELECT kind, COUNT(*) AS games FROM games WHERE status = 'running' AND {condition}"
-            " GROUP BY kind",
-            parameters,
+        return await self._value(
+            f"SELECT COUNT(*) FROM games WHERE status = 'running' AND {condition}", parameters
         )
-        return {row["kind"]: row["games"] for row in rows}
 
     async def create_lobby(
         self,
