@@ -41,7 +41,7 @@ def move(number: int) -> Commit:
             (1 - number % 2, "remind", "draw,play", 1800.0),
             (1 - number % 2, "expire", "draw,play", 3600.0),
         ],
-        new_decisions=[1 - number % 2],
+        changed_decisions=[0, 1],
         publication=PUBLICATION,
     )
 

@@ -91,15 +91,9 @@ class GameBot(commands.Bot):
         await self.tree.sync()
 
     async def _resume_games(self) -> None:
-        """Rebuild every running game of this process's shards from the database and restart its timers."""
-        running = await self.store.running_games()
-        for row in running:
-            adapter = self.adapters.get(row.kind)
-            if adapter is None or row.state is None:
-                log.error("game %s (%s) cannot be resumed: no such game loaded", row.id, row.kind)
-                continue
-            adapter.engine.from_json(row.state)
-        log.info("resumed %d running game(s)", len(running))
+        """Restart the timers of this process's running games. A game is read from the database
+        when a click or a timer first needs it, so start-up does not grow with the games stored."""
+        log.info("resumed %d running game(s)", await self.store.running_count())
         self.timers.poke()
         # What a crash left between a commit and its announcements, once the channels are known.
         self._delivery = asyncio.create_task(self._deliver_pending(), name="deliver-pending")

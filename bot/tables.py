@@ -377,8 +377,8 @@ class TableService:
         table.row = replace(
             table.row, version=version, state=change.state, status="finished" if game.finished else "running"
         )
-        table.seats = await self.store.seats(table.row.id)
-        self.bot.timers.poke()
+        table.seats = change.seats_after(table.seats, version)
+        self.bot.timers.poke(min((due_at for *_, due_at in change.timers), default=None))
         return publication
 
     # ------------------------------------------------------------------ publishing

@@ -25,13 +25,17 @@ class TimerService:
         self._fire = fire
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
+        self._wakes_at: float | None = None
         self._changes = 0
 
-    def poke(self) -> None:
+    def poke(self, earliest: float | None = None) -> None:
+        """``earliest``: the first due time among the timers just written, when known. A loop
+        asleep until no later than that is left asleep: it reads the table again when it wakes,
+        and a move costs no timer query."""
         self._changes += 1
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="game-timers")
-        elif self._sleeping:
+        elif self._sleeping and (earliest is None or self._wakes_at is None or earliest < self._wakes_at):
             self._task.cancel()
             self._task = asyncio.get_running_loop().create_task(self._run(), name="game-timers")
 
@@ -58,7 +62,7 @@ class TimerService:
             delay = due - discord.utils.utcnow().timestamp()
             if delay <= 0:
                 continue
-            self._sleeping = True
+            self._sleeping, self._wakes_at = True, due
             try:
                 await asyncio.sleep(delay)
             finally:

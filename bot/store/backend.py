@@ -7,11 +7,28 @@ differs between databases: connecting, transactions, placeholders, the dialect b
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 Row = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of a batch the backend may send to the database in one go."""
+
+    sql: str
+    parameters: Sequence[Any] = ()
+    # A statement run once per row gets its rows of parameters here instead.
+    rows: Sequence[Sequence[Any]] | None = None
+    # The number of rows it must change: any other rolls the whole transaction back.
+    changes: int | None = None
+
+
+class WrongRowCount(Exception):
+    """A statement of a batch changed another number of rows than it had to; nothing was written."""
 
 
 class Executor(Protocol):
@@ -23,6 +40,9 @@ class Executor(Protocol):
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]: ...
+
+    async def run(self, statements: Sequence[Statement]) -> None:
+        """Run the statements in order (raises WrongRowCount, see Statement.changes)."""
 
 
 class Backend(ABC):
@@ -42,6 +62,16 @@ class Backend(ABC):
     @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Executor]:
         """Statements that commit together, or not at all if the block raises."""
+
+    async def run(
+        self, statements: Sequence[Statement], then: Callable[[Executor], Awaitable[None]] | None = None
+    ) -> None:
+        """The statements in one transaction, followed in it by ``then`` if given (what needs
+        answers from the database to go on)."""
+        async with self.transaction() as db:
+            await db.run(statements)
+            if then is not None:
+                await then(db)
 
     @abstractmethod
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int: ...

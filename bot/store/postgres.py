@@ -9,7 +9,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.backend import Backend, Executor, Row
+from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
 
 # Any constant will do: it names the lock that processes starting together take to migrate one at a time.
 MIGRATION_LOCK = 13_0001
@@ -42,6 +42,15 @@ class _Connection(Executor):
 
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         return await self._db.fetch(numbered_placeholders(sql), *parameters)
+
+    async def run(self, statements: Sequence[Statement]) -> None:
+        for statement in statements:
+            if statement.rows is not None:
+                await self.executemany(statement.sql, statement.rows)
+                continue
+            changed = await self.execute(statement.sql, statement.parameters)
+            if statement.changes is not None and changed != statement.changes:
+                raise WrongRowCount(statement.sql)
 
 
 class PostgresBackend(Backend):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.ratings import Skill, places, rate
-from bot.store.backend import Backend, Executor, Row
+from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
 from bot.store.postgres import PostgresBackend
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
@@ -130,6 +130,21 @@ class Commit:
     round_ended: bool = False
     feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
 
+    def seats_after(self, seats: Sequence[SeatRow], version: int) -> list[SeatRow]:
+        """The seats as this change, committed at ``version``, leaves them (what ``Store.commit``
+        writes to them), without reading them back."""
+        gone, changed = set(self.gone), set(self.changed_decisions)
+        return [
+            replace(
+                seat,
+                total=self.totals[seat.seat] if seat.seat < len(self.totals) else seat.total,
+                gone=seat.gone or seat.seat in gone,
+                decision_since=version if seat.seat in changed else seat.decision_since,
+                robot_state=self.robot_states.get(seat.seat, seat.robot_state),
+            )
+            for seat in seats
+        ]
+
 
 @dataclass(frozen=True)
 class RatedStanding:
@@ -196,6 +211,9 @@ class Shards:
 
     def condition(self) -> tuple[str, list[int]]:
         """SQL true for the games of these shards' guilds, and its parameters."""
+        if self.count == 1:
+            # Every game: no need to read each game's row (start-up and the timers would, otherwise).
+            return "1 = 1", []
         placeholders = ", ".join("?" for _ in self.ids)
         return f"(guild_id >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
 
@@ -293,6 +311,13 @@ class Store:
             f"SELECT * FROM games WHERE status = 'running' AND {condition} ORDER BY id", parameters
         )
         return [_game(row) for row in rows]
+
+    async def running_count(self) -> int:
+        """How many running games this process's shards hold."""
+        condition, parameters = self.shards.condition()
+        return await self._value(
+            f"SELECT COUNT(*) FROM games WHERE status = 'running' AND {condition}", parameters
+        )
 
     async def create_lobby(
         self,
@@ -420,19 +445,23 @@ class Store:
     ) -> None:
         """The lobby becomes a running game at version 1, with what its first deal must tell and
         its computers' first memory."""
-        async with self._db.transaction() as db:
-            started = await db.execute(
+        statements = [
+            Statement(
                 "UPDATE games SET status = 'running', state = ?, version = 1"
                 " WHERE id = ? AND status = 'lobby'",
                 (json.dumps(state), game_id),
-            )
-            if started != 1:
-                raise StaleVersion(game_id)
-            await db.execute("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,))
-            await self._write_robot_states(db, game_id, robot_states or {})
-            await self._write_timers(db, game_id, timers)
-            if publication is not None:
-                await self._write_publication(db, game_id, 1, publication)
+                changes=1,
+            ),
+            Statement("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,)),
+            self._robot_states_statement(game_id, robot_states or {}),
+            *self._timers_statements(game_id, timers),
+        ]
+        if publication is not None:
+            statements.append(self._publication_statement(game_id, 1, publication))
+        try:
+            await self._db.run(statements)
+        except WrongRowCount:
+            raise StaleVersion(game_id) from None
 
     async def end(self, game_id: int, status: str) -> None:
         """Close a lobby or a running game without a result (cancelled, aborted)."""
@@ -446,9 +475,9 @@ class Store:
         Raises StaleVersion, changing nothing, if the game moved on since ``game`` was read,
         by this process or another: the version check and the update are one statement.
         """
-        async with self._db.transaction() as db:
-            version = game.version + 1
-            updated = await db.execute(
+        version = game.version + 1
+        statements = [
+            Statement(
                 "UPDATE games SET state = ?, version = ?, updated_at = ?, status = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
                 (
@@ -459,40 +488,50 @@ class Store:
                     game.id,
                     game.version,
                 ),
-            )
-            if updated != 1:
-                raise StaleVersion(game.id)
-            await db.execute(
+                changes=1,
+            ),
+            Statement(
                 "INSERT INTO actions (game_id, number, seat, action, by_timeout, at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, version - 1, change.seat, json.dumps(change.action), int(change.by_timeout), now),
-            )
-            await db.executemany(
+            ),
+            Statement(
                 "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
-                [(total, game.id, seat) for seat, total in enumerate(change.totals)],
-            )
-            await db.executemany(
+                rows=[(total, game.id, seat) for seat, total in enumerate(change.totals)],
+            ),
+            Statement(
                 "UPDATE seats SET gone = 1 WHERE game_id = ? AND seat = ?",
-                [(game.id, seat) for seat in change.gone],
-            )
-            await db.executemany(
+                rows=[(game.id, seat) for seat in change.gone],
+            ),
+            Statement(
                 "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
-                [(version, game.id, seat) for seat in change.changed_decisions],
-            )
-            await self._write_robot_states(db, game.id, change.robot_states)
-            await self._write_timers(db, game.id, change.timers)
-            if change.publication is not None:
-                await self._write_publication(db, game.id, version, change.publication)
-            if change.round_ended:
-                await self._keep_round_totals(db, game.id, change.totals)
-            await db.executemany(
+                rows=[(version, game.id, seat) for seat in change.changed_decisions],
+            ),
+            self._robot_states_statement(game.id, change.robot_states),
+            *self._timers_statements(game.id, change.timers),
+            Statement(
                 "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
                 " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
-                [(game.id, seat, feat) for seat, feat in change.feats],
+                rows=[(game.id, seat, feat) for seat, feat in change.feats],
+            ),
+        ]
+        if change.publication is not None:
+            statements.append(self._publication_statement(game.id, version, change.publication))
+        if change.round_ended:
+            # From the seats' totals just written above: the match totals as they stand.
+            statements.append(
+                Statement(
+                    "INSERT INTO round_totals (game_id, number, seat, total) SELECT game_id,"
+                    " (SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?), seat, total"
+                    " FROM seats WHERE game_id = ?",
+                    (game.id, game.id),
+                )
             )
-            if change.finished and change.winner is not None:
-                # A computer's seat is rated as its level ('robot:hard'), with no user id.
-                await db.execute(
+        rated = change.finished and change.winner is not None
+        if rated:
+            # A computer's seat is rated as its level ('robot:hard'), with no user id.
+            statements.append(
+                Statement(
                     "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
                     " gone, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
                     " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
@@ -501,19 +540,16 @@ class Store:
                     " FROM seats WHERE game_id = ?",
                     (game.guild_id, game.kind, change.winner, now, game.id),
                 )
-                await self._rate_match(db, game.id)
-        return version
+            )
 
-    @staticmethod
-    async def _keep_round_totals(db: Executor, game_id: int, totals: Sequence[int]) -> None:
-        rows = await db.fetch(
-            "SELECT COALESCE(MAX(number), 0) + 1 AS number FROM round_totals WHERE game_id = ?", (game_id,)
-        )
-        number = rows[0]["number"]
-        await db.executemany(
-            "INSERT INTO round_totals (game_id, number, seat, total) VALUES (?, ?, ?, ?)",
-            [(game_id, number, seat, total) for seat, total in enumerate(totals)],
-        )
+        async def rate(db: Executor) -> None:
+            await self._rate_match(db, game.id)
+
+        try:
+            await self._db.run(statements, then=rate if rated else None)
+        except WrongRowCount:
+            raise StaleVersion(game.id) from None
+        return version
 
     async def round_totals(self, game_id: int) -> list[list[int]]:
         """The match totals per seat after each finished game, round or manche, in order."""
@@ -535,19 +571,17 @@ class Store:
         return [(row["seat"], json.loads(row["action"])) for row in rows]
 
     @staticmethod
-    async def _write_robot_states(db: Executor, game_id: int, states: Mapping[int, dict[str, Any]]) -> None:
-        await db.executemany(
+    def _robot_states_statement(game_id: int, states: Mapping[int, dict[str, Any]]) -> Statement:
+        return Statement(
             "UPDATE seats SET robot_state = ? WHERE game_id = ? AND seat = ?",
-            [(json.dumps(state), game_id, seat) for seat, state in states.items()],
+            rows=[(json.dumps(state), game_id, seat) for seat, state in states.items()],
         )
 
     # ------------------------------------------------------------------ the outbox
 
     @staticmethod
-    async def _write_publication(
-        db: Executor, game_id: int, version: int, publication: dict[str, Any]
-    ) -> None:
-        await db.execute(
+    def _publication_statement(game_id: int, version: int, publication: dict[str, Any]) -> Statement:
+        return Statement(
             "INSERT INTO outbox (game_id, version, publication) VALUES (?, ?, ?)",
             (game_id, version, json.dumps(publication)),
         )
@@ -587,14 +621,14 @@ class Store:
     # ------------------------------------------------------------------ timers
 
     @staticmethod
-    async def _write_timers(
-        db: Executor, game_id: int, timers: Sequence[tuple[int, str, str, float]]
-    ) -> None:
-        await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
-        await db.executemany(
-            "INSERT INTO timers (game_id, seat, kind, decision, due_at) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, *timer) for timer in timers],
-        )
+    def _timers_statements(game_id: int, timers: Sequence[tuple[int, str, str, float]]) -> list[Statement]:
+        return [
+            Statement("DELETE FROM timers WHERE game_id = ?", (game_id,)),
+            Statement(
+                "INSERT INTO timers (game_id, seat, kind, decision, due_at) VALUES (?, ?, ?, ?, ?)",
+                rows=[(game_id, *timer) for timer in timers],
+            ),
+        ]
 
     async def timers(self, game_id: int) -> list[TimerRow]:
         rows = await self._db.fetch("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))

@@ -1,0 +1,314 @@
+"""CPU per interaction: the real bot against a bare discord.py bot, both driven by SimCord.
+
+Every figure is CPU time per interaction (``time.process_time``, every thread of the process:
+the event loop, the database's thread, the threads that draw) with the driver's own share taken
+out. SimCord runs in the same process and on the same loop as the bot it drives, so the
+driver's share is measured on the same clicks in a second, profiled pass: the share of the
+event loop's thread spent in SimCord's own code (and in the built-ins it calls), applied to that
+thread's CPU time in the timed pass. Everything else (discord.py, the bot, the store, the
+drawing) is the bot's. Drawing is also reported on its own: CPU time of the threads around
+each table, hand and panel picture.
+
+    python -m bench.interaction_cost [--clicks 40] [--exchanges 20] [--games 1000]
+
+Scenarios, each on a fresh bot and database:
+- bare: the bare bot (bench/bare_bot.py), a button answered with a fixed reply and one message edit;
+- Rummikub Draw: two players draw in turn (the reply, the table edited with its picture, the
+  channel line, the drawer's DM with the new rack);
+- Bué exchange: the three interactions of an exchange with the deck (the panel with the hand,
+  the card chosen, the deck chosen: the move), and the middle one alone (a panel step);
+- Rummikub Draw again with ``--games`` other running games in the database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import itertools
+import logging
+import multiprocessing
+import pstats
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import simcord
+
+import bot.charts
+import bot.tables
+from bench.bare_bot import BUTTON_LABEL, BareBot
+from bot.client import GameBot, bot_for
+from bot.config import Settings
+from bot.store import Store
+from games.rummikub import Rummikub
+from tests.bot.bue_driver import BueDriver
+from tests.bot.test_rummikub_play import RummikubDriver
+
+SIMCORD_FOLDER = str(Path(simcord.__file__).parent)
+Result = TypeVar("Result")
+
+
+@dataclass
+class Cost:
+    """CPU seconds spent over some interactions."""
+
+    interactions: int = 0
+    process: float = 0.0  # every thread
+    loop_thread: float = 0.0  # the event loop's thread (bot and driver alike)
+    drawing: float = 0.0  # the threads drawing pictures
+    driver_share: float = 0.0  # of the loop thread, from the profiled pass
+
+    def per_interaction_ms(self) -> float:
+        """The bot's CPU per interaction: the process's, less the driver's share of the loop thread."""
+        return 1000 * (self.process - self.loop_thread * self.driver_share) / self.interactions
+
+    def drawing_ms(self) -> float:
+        return 1000 * self.drawing / self.interactions
+
+
+@dataclass
+class Meter:
+    """Times the interactions of a scenario; profiles them instead when ``profile`` is set."""
+
+    profile: cProfile.Profile | None = None
+    costs: dict[str, Cost] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def interaction(self, *names: str) -> Iterator[None]:
+        drawn = DRAWING.seconds
+        process, thread = time.process_time(), time.thread_time()
+        if self.profile is not None:
+            self.profile.enable()
+        try:
+            yield
+        finally:
+            if self.profile is not None:
+                self.profile.disable()
+            process, thread = time.process_time() - process, time.thread_time() - thread
+            for name in names:
+                cost = self.costs.setdefault(name, Cost())
+                cost.interactions += 1
+                cost.process += process
+                cost.loop_thread += thread
+                cost.drawing += DRAWING.seconds - drawn
+
+
+class DrawingClock:
+    """CPU time of the threads that draw pictures (TableService.render) and score charts, summed."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        render = bot.tables.TableService.render
+
+        async def timed_render(table: Any, draw: Callable[..., Any], *args: Any) -> Any:
+            return await render(table, self.timed(draw), *args)
+
+        bot.tables.TableService.render = staticmethod(timed_render)  # type: ignore[method-assign]
+        bot.charts.draw_scores = self.timed(bot.charts.draw_scores)  # type: ignore[assignment]
+
+    def timed(self, draw: Callable[..., Result]) -> Callable[..., Result]:
+        def timed_draw(*arguments: Any) -> Result:
+            started = time.thread_time()
+            try:
+                return draw(*arguments)
+            finally:
+                self.seconds += time.thread_time() - started
+
+        return timed_draw
+
+
+DRAWING = DrawingClock()
+
+
+def driver_share(profile: cProfile.Profile) -> float:
+    """The share of the profiled thread's time spent in SimCord: its functions' own time, and
+    that of the built-ins they call."""
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    total = driver = 0.0
+    for (filename, _, _), (_, _, own, _, callers) in stats.items():
+        total += own
+        if filename.startswith(SIMCORD_FOLDER):
+            driver += own
+        elif filename == "~":
+            driver += sum(
+                called[2]
+                for (caller_file, _, _), called in callers.items()
+                if caller_file.startswith(SIMCORD_FOLDER)
+            )
+    return driver / total if total else 0.0
+
+
+Scenario = Callable[[Any, str, Meter], Awaitable[None]]
+
+
+async def bare(env: Any, database: str, meter: Meter, clicks: int) -> None:
+    guild = env.create_guild()
+    channel = guild.create_text_channel("bench")
+    member = guild.add_member(env.create_user("anna"))
+    await member.slash(channel, "panel")
+    panel = channel.last_message
+    for _ in range(clicks):
+        with meter.interaction("bare click"):
+            await member.click(panel, label=BUTTON_LABEL)
+
+
+async def rummikub_draws(env: Any, database: str, meter: Meter, clicks: int, name: str) -> None:
+    driver = RummikubDriver(env, database)
+    await driver.open()
+    seat = driver.state().turn
+    for _ in range(clicks):
+        table = driver.table_message()
+        with meter.interaction(name):
+            await driver.members[seat].click(table, label="Draw")
+        # A draw passes the turn: of two players, the other one draws next.
+        seat = 1 - seat
+
+
+async def bue_exchanges(env: Any, database: str, meter: Meter, exchanges: int) -> None:
+    driver = BueDriver(env, database, players=2)
+    await driver.open()
+    done = 0
+    while done < exchanges:
+        game = driver.state()
+        seat, actions = sorted(game.to_act().items())[0]
+        if "deck" not in actions:
+            await driver.reveal(seat, game.hidden_positions(seat)[0])
+            continue
+        member = driver.members[seat]
+        give = game.hidden_positions(seat)[0]
+        table = driver.table_message()
+        with meter.interaction("Bué exchange"):
+            panel = await member.click(table, label="Exchange")
+        with meter.interaction("Bué exchange", "Bué panel step"):
+            await member.select(panel.response, [str(give)])
+        with meter.interaction("Bué exchange"):
+            await member.click(panel.response, label="The deck")
+        done += 1
+
+
+async def store_running_games(database: str, count: int) -> None:
+    """``count`` running Rummikub games in other channels, as the bot would have saved them."""
+    store = await Store.open(database)
+    state = Rummikub.begin(2, Rummikub.resolve_options({}), seed=1)[0].to_json()
+    try:
+        for number in range(count):
+            game_id = await store.create_lobby(
+                kind="rummikub",
+                guild_id=1,
+                channel_id=10_000_000 + number,
+                host_id=1,
+                host_name="anna",
+                host_locale="en",
+                locale="en",
+                options={},
+                turn_timeout=86_400,
+                seed=number,
+                now=time.time(),
+            )
+            await store.join(game_id, 2, "bruno", "en")
+            await store.start(game_id, state, [(0, "expire", "draw,play", time.time() + 86_400)])
+    finally:
+        await store.close()
+
+
+def real_bot(database: str) -> GameBot:
+    seeds = itertools.count(1000)
+    settings = Settings(token=None, database=database, dev_guild_id=None, log_level="INFO")
+    return bot_for(settings, seed_source=lambda: next(seeds))
+
+
+@contextlib.asynccontextmanager
+async def running(make: Callable[[str], Any], database: str) -> AsyncIterator[Any]:
+    made = make(database)
+    try:
+        async with simcord.run(made) as env:
+            yield env
+    finally:
+        # SimCord detaches a bot without closing it: its database thread would keep the process alive.
+        if isinstance(made, GameBot):
+            made.timers.stop()
+            await made.store.close()
+
+
+async def one_pass(scenario: str, options: argparse.Namespace, database: str, profile: bool) -> Meter:
+    # CPU time, not wall time: waiting for the database thread or in epoll is nobody's cost.
+    meter = Meter(cProfile.Profile(time.thread_time) if profile else None)
+    make, play = scenarios(options)[scenario]
+    if scenario == MANY_GAMES:
+        await store_running_games(database, options.games)
+    async with running(make, database) as env:
+        await play(env, database, meter)
+    return meter
+
+
+def measure_in_process(scenario: str, options: argparse.Namespace, folder: str) -> dict[str, Cost]:
+    """The scenario's costs, timed in one pass and its driver share profiled in another; run in a
+    process of its own, as SimCord keeps some state per process."""
+    timed = asyncio.run(one_pass(scenario, options, f"{folder}/timed.sqlite3", profile=False))
+    profiled = asyncio.run(one_pass(scenario, options, f"{folder}/profiled.sqlite3", profile=True))
+    assert profiled.profile is not None
+    share = driver_share(profiled.profile)
+    for cost in timed.costs.values():
+        cost.driver_share = share
+    return timed.costs
+
+
+MANY_GAMES = "many games"
+
+
+def scenarios(options: argparse.Namespace) -> dict[str, tuple[Callable[[str], Any], Scenario]]:
+    many = f"Rummikub Draw, {options.games} games stored"
+    return {
+        "bare": (lambda database: BareBot(), lambda env, db, meter: bare(env, db, meter, options.clicks)),
+        "rummikub": (
+            real_bot,
+            lambda env, db, meter: rummikub_draws(env, db, meter, options.clicks, "Rummikub Draw"),
+        ),
+        "bue": (real_bot, lambda env, db, meter: bue_exchanges(env, db, meter, options.exchanges)),
+        MANY_GAMES: (real_bot, lambda env, db, meter: rummikub_draws(env, db, meter, options.clicks, many)),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--clicks", type=int, default=40, help="Rummikub draws and bare clicks per run")
+    parser.add_argument("--exchanges", type=int, default=20)
+    parser.add_argument(
+        "--games", type=int, default=1000, help="running games in the database for the last run"
+    )
+    options = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    costs: dict[str, Cost] = {}
+    for scenario in scenarios(options):
+        with (
+            tempfile.TemporaryDirectory(prefix="interaction-cost-") as folder,
+            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as process,
+        ):
+            costs |= process.submit(measure_in_process, scenario, options, folder).result()
+    reference = costs["bare click"].per_interaction_ms()
+    print(
+        "| interaction | bot CPU ms | drawing ms | bot CPU without drawing ms | x bare bot"
+        " | x bare bot without drawing | driver share of loop thread |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, cost in costs.items():
+        whole, drawing = cost.per_interaction_ms(), cost.drawing_ms()
+        print(
+            f"| {name} | {whole:.2f} | {drawing:.2f} | {whole - drawing:.2f} | {whole / reference:.2f}"
+            f" | {(whole - drawing) / reference:.2f} | {cost.driver_share:.0%} |"
+        )
+    one = costs["Rummikub Draw"].per_interaction_ms()
+    stored = costs[f"Rummikub Draw, {options.games} games stored"].per_interaction_ms()
+    print(f"\n{options.games} games stored / 1 game: {stored / one:.2f}")
+
+
+if __name__ == "__main__":
+    main()
