@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import aiosqlite
 
-from bench.store_writers import STATE, move
+from bench.store_writers import STATE, move, running_game
 from bot.store import Store
 from bot.store.sqlite import PRAGMAS
 
@@ -29,23 +29,7 @@ from bot.store.sqlite import PRAGMAS
 async def store_moves(database: str, seconds: float) -> float:
     store = await Store.open(database)
     try:
-        game_id = await store.create_lobby(
-            kind="rummikub",
-            guild_id=1,
-            channel_id=1,
-            host_id=1,
-            host_name="anna",
-            host_locale="en",
-            locale="en",
-            options={},
-            turn_timeout=3600,
-            seed=1,
-            now=0.0,
-        )
-        await store.join(game_id, 2, "bruno", "en")
-        await store.start(game_id, STATE, [])
-        game = await store.game(game_id)
-        assert game is not None
+        game = await running_game(store, 1)
         committed = 0
         started = time.perf_counter()
         while time.perf_counter() - started < seconds:

@@ -24,7 +24,7 @@ from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
-from bot.store import Commit, Store
+from bot.store import Commit, GameRow, Store
 from games.rummikub import Rummikub
 
 STATE = Rummikub.begin(2, Rummikub.resolve_options({}), seed=1)[0].to_json()
@@ -46,7 +46,8 @@ def move(number: int) -> Commit:
     )
 
 
-async def write_moves(store: Store, channel: int, seconds: float, start: asyncio.Event) -> int:
+async def running_game(store: Store, channel: int) -> GameRow:
+    """A two-player Rummikub game, begun, in ``channel``: what a writer commits moves to."""
     game_id = await store.create_lobby(
         kind="rummikub",
         guild_id=1,
@@ -64,6 +65,11 @@ async def write_moves(store: Store, channel: int, seconds: float, start: asyncio
     await store.start(game_id, STATE, [])
     game = await store.game(game_id)
     assert game is not None
+    return game
+
+
+async def write_moves(store: Store, channel: int, seconds: float, start: asyncio.Event) -> int:
+    game = await running_game(store, channel)
     await start.wait()
     committed = 0
     ends_at = time.perf_counter() + seconds
