@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.render import drawable
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -55,7 +57,8 @@ class RatingChart:
 
 
 def shortened(name: str, limit: int = LEGEND_NAME_LIMIT) -> str:
-    """A name that fits the legend beside the chart."""
+    """A name that fits the legend beside the chart, drawn as the table pictures draw it."""
+    name = drawable(name)
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 

@@ -81,6 +81,14 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 # ---------------------------------------------------------------------------- text
 
+# The font has no emoji: marks the bot itself puts in names are drawn with a glyph it has.
+DRAWN_AS = str.maketrans({"🤖": "⚙"})
+
+
+def drawable(text: str) -> str:
+    """``text`` as the pictures draw it (see ``DRAWN_AS``)."""
+    return text.translate(DRAWN_AS)
+
 
 @dataclass(frozen=True, eq=False)
 class Glyphs:
@@ -290,7 +298,7 @@ class Canvas:
     # ------------------------------------------------------------------ text
 
     def text_length(self, text: str, size: int) -> float:
-        return self._draw.textlength(text, font=font(size))
+        return self._draw.textlength(drawable(text), font=font(size))
 
     def text(
         self,
@@ -300,6 +308,7 @@ class Canvas:
         fill: Colour = INK,
         anchor: str = "la",
     ) -> None:
+        text = drawable(text)
         if self.exact:
             self._draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
             return

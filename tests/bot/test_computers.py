@@ -58,12 +58,12 @@ async def test_the_host_adds_and_removes_a_computer_and_nobody_else_can(simcord_
     assert panel.response.ephemeral
     add = next(c for c in components(panel.response) if c.custom_id.endswith(":add"))
     added = await host.select(panel.response, ["hard"], custom_id=add.custom_id)
-    assert "🤖 Computer 1 (hard)" in driver.channel.last_message.embeds[0].fields[0].value
+    assert "🤖 Hard 1" in driver.channel.last_message.embeds[0].fields[0].value
     assert driver.query("SELECT robot FROM seats WHERE robot IS NOT NULL") == [("hard",)]
 
     remove = next(c for c in components(added.response) if c.custom_id.endswith(":remove"))
     await host.select(added.response, ["1"], custom_id=remove.custom_id)
-    assert "Computer" not in driver.channel.last_message.embeds[0].fields[0].value
+    assert "🤖" not in driver.channel.last_message.embeds[0].fields[0].value
     assert driver.query("SELECT COUNT(*) FROM seats WHERE robot IS NOT NULL")[0][0] == 0
 
 
@@ -75,7 +75,7 @@ async def test_computers_sit_beside_their_host_who_cannot_leave_them_alone(simco
     await host.slash(driver.channel, "bue start", computers=2)
     lobby = driver.channel.last_message
     players = lobby.embeds[0].fields[0].value
-    assert f"<@{host.id}> 👑" in players and "🤖 Computer 2 (hard)" in players
+    assert f"<@{host.id}> 👑" in players and "🤖 Hard 2" in players
     refused = await host.click(lobby, label="Leave")
     assert "host" in ephemeral_text(refused)
     await host.click(lobby, label="Begin")
@@ -100,12 +100,12 @@ async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, 
     assert game.finished and max(game.totals()) >= 30
     assert person_moves > 0
     # Computers get no DMs and are never pinged; they are rated as their level, off the leaderboard.
-    assert "Computer" in driver.table_message().embeds[0].fields[1].name
+    assert "🤖" in driver.table_message().embeds[0].fields[1].name
     assert not any("<@-" in m.content for m in driver.channel.history())
     entries = [entry for (entry,) in driver.query("SELECT entry FROM results ORDER BY seat")]
     assert entries == [f"user:{driver.members[0].id}", "robot:hard", "robot:hard"]
     board = await driver.members[0].slash(driver.channel, "leaderboard")
-    assert "Computer" not in board.response.embeds[0].description
+    assert "🤖" not in board.response.embeds[0].description
     robot_actions = driver.query("SELECT COUNT(*) FROM actions WHERE seat IN (1, 2)")[0][0]
     assert robot_actions > person_moves
 
