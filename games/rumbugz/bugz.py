@@ -234,6 +234,23 @@ def candidate_changes(
             yield [(stand_in, value)], [code]
 
 
+def legal_changes(
+    kind: str, entries: Sequence[Entry], stand_ins: dict[int | None, str]
+) -> Iterator[tuple[list[Entry], list[str]]]:
+    """The legal ones of ``candidate_changes``, each distinct result once: taking off one copy
+    of a number or another gives the same sequence."""
+    offered: list[tuple[list[tuple[int, bool]], list[tuple[int, bool]]]] = []
+    for added, removed in candidate_changes(kind, entries, stand_ins):
+        try:
+            changed_sequence(kind, entries, added, removed)
+        except GameError:
+            continue
+        key = (signature(added), signature(entry for entry in entries if entry[0] in removed))
+        if key not in offered:
+            offered.append(key)
+            yield added, removed
+
+
 def can_change(kind: str, entries: Sequence[Entry], stand_ins: dict[int | None, str]) -> bool:
     """Whether ``candidate_changes`` offers a legal change of this valid sequence, without trying any.
 

@@ -40,15 +40,14 @@ from games.rumbugz.bugz import (
     NUMBER_OF,
     Entry,
     bug_points,
-    candidate_changes,
     candidate_lays,
     changed_sequence,
     check_sequence,
     entry_order,
     hand_order,
     is_plyt,
+    legal_changes,
     one_of_each,
-    signature,
 )
 
 HAND_SIZE = 6
@@ -567,22 +566,13 @@ class RumBugz(Game):
             return
         stand_ins = one_of_each(self.hands[seat])
         for sequence in self.table:
-            offered: list[tuple[list[tuple[int, bool]], list[tuple[int, bool]]]] = []
-            for added, removed in candidate_changes(sequence.kind, sequence.bugz, stand_ins):
-                try:
-                    changed_sequence(sequence.kind, sequence.bugz, added, removed)
-                except GameError:
-                    continue
-                # Taking off one copy of a number or another gives the same sequence: offer it once.
-                key = (signature(added), signature(entry for entry in sequence.bugz if entry[0] in removed))
-                if key not in offered:
-                    offered.append(key)
-                    yield {
-                        "type": "change",
-                        "sequence": sequence.id,
-                        "add": [self._action_entry(code, value) for code, value in added],
-                        "remove": removed,
-                    }
+            for added, removed in legal_changes(sequence.kind, sequence.bugz, stand_ins):
+                yield {
+                    "type": "change",
+                    "sequence": sequence.id,
+                    "add": [self._action_entry(code, value) for code, value in added],
+                    "remove": removed,
+                }
 
     @staticmethod
     def _action_entry(code: str, value: int) -> JSON:

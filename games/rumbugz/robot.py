@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import JSON, Event, GameError, SeededRandom
+from games.core import JSON, Event, SeededRandom
 from games.robots import Robot
 from games.rumbugz.bugz import (
     ALL_BUGZ,
@@ -38,14 +38,13 @@ from games.rumbugz.bugz import (
     Entry,
     can_change,
     can_lay,
-    candidate_changes,
     candidate_lays,
     changed_sequence,
     hand_order,
     is_plyt,
     one_of_each,
-    signature,
 )
+from games.rumbugz.bugz import legal_changes as sequence_changes
 
 NUMBERS = range(LOWEST_NUMBER, HIGHEST_NUMBER + 1)
 PLYT = 0  # index of the PLYT count in a hand's counts
@@ -173,16 +172,8 @@ def legal_changes(
     """The engine's single-Bug changes, each checked and offered once per distinct result."""
     stand_ins = one_of_each(hand)
     for sequence in table:
-        offered: list[Any] = []
-        for added, removed in candidate_changes(sequence.kind, sequence.entries, stand_ins):
-            try:
-                changed_sequence(sequence.kind, sequence.entries, added, removed)
-            except GameError:
-                continue
-            key = (signature(added), signature(entry for entry in sequence.entries if entry[0] in removed))
-            if key not in offered:
-                offered.append(key)
-                yield sequence, added, removed
+        for added, removed in sequence_changes(sequence.kind, sequence.entries, stand_ins):
+            yield sequence, added, removed
 
 
 def random_action(view: JSON, random: SeededRandom) -> JSON:
