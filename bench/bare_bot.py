@@ -27,7 +27,7 @@ class Panel(discord.ui.View):
 
 class BareBot(discord.Client):
     def __init__(self) -> None:
-        super().__init__(intents=discord.Intents.default())
+        super().__init__(intents=discord.Intents(guilds=True), max_messages=None)
         self.tree = app_commands.CommandTree(self)
 
         @self.tree.command(name="panel", description="Post the panel")

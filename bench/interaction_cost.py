@@ -30,6 +30,7 @@ import itertools
 import logging
 import multiprocessing
 import pstats
+import sysconfig
 import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -127,21 +128,49 @@ DRAWING = DrawingClock()
 
 
 def driver_share(profile: cProfile.Profile) -> float:
-    """The share of the profiled thread's time spent in SimCord: its functions' own time, and
-    that of the built-ins they call."""
-    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-    total = driver = 0.0
-    for (filename, _, _), (_, _, own, _, callers) in stats.items():
-        total += own
-        if filename.startswith(SIMCORD_FOLDER):
-            driver += own
-        elif filename == "~":
-            driver += sum(
-                called[2]
-                for (caller_file, _, _), called in callers.items()
-                if caller_file.startswith(SIMCORD_FOLDER)
-            )
-    return driver / total if total else 0.0
+    """The share of the profiled thread's time spent for SimCord.
+
+    A function of SimCord's is the driver's, a function of discord.py's or the bot's is the
+    bot's. A function of Python's own (the standard library, built-ins: ``copy.deepcopy``,
+    ``json``, the event loop) works for whoever calls it, so its time is split among its
+    callers in proportion to the time each spent in it, and so on up through other such
+    functions until a SimCord or a bot function is reached. Python's own functions that no one
+    of either calls (the event loop's own turns) count as the bot's.
+    """
+    stats: dict[Function, Any] = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    driver = {function: _owner(function) or 0.0 for function in stats}
+    shared = [function for function in stats if _owner(function) is None]
+    # Python's own functions call each other (deepcopy recursing, say): settle the shares by
+    # going over them until they no longer move.
+    for _ in range(SHARE_ROUNDS):
+        moved = 0.0
+        for function in shared:
+            callers = stats[function][4]
+            spent = sum(edge[3] for edge in callers.values())
+            if spent:
+                share = sum(edge[3] * driver[caller] for caller, edge in callers.items()) / spent
+                moved = max(moved, abs(share - driver[function]))
+                driver[function] = share
+        if moved < 1e-6:
+            break
+    total = sum(row[2] for row in stats.values())
+    return sum(row[2] * driver[function] for function, row in stats.items()) / total if total else 0.0
+
+
+Function = tuple[str, int, str]
+SHARE_ROUNDS = 100
+PYTHON_OWN = (sysconfig.get_paths()["stdlib"], "~", "<")
+INSTALLED = (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])
+
+
+def _owner(function: Function) -> float | None:
+    """1 for SimCord's functions, 0 for the bot's (discord.py's, ours), None for Python's own."""
+    filename = function[0]
+    if filename.startswith(SIMCORD_FOLDER):
+        return 1.0
+    if filename.startswith(PYTHON_OWN) and not filename.startswith(INSTALLED):
+        return None
+    return 0.0
 
 
 Scenario = Callable[[Any, str, Meter], Awaitable[None]]

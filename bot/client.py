@@ -35,6 +35,12 @@ GAME_EXTENSIONS: tuple[str, ...] = (
 )
 
 
+# Everything happens through interactions: the bot needs its guilds and channels, and none of
+# the message, typing, reaction or voice events that would otherwise be parsed for every chat line
+# in every server.
+INTENTS = discord.Intents(guilds=True)
+
+
 class GameBot(commands.Bot):
     store: Store
     timers: TimerService
@@ -46,10 +52,11 @@ class GameBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         extensions: Sequence[str] = GAME_EXTENSIONS,
     ) -> None:
-        # No privileged intents: everything happens through interactions.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=INTENTS,
+            # Nothing reads messages back from discord.py's cache: every move reads the database.
+            max_messages=None,
             help_command=None,
             **self.client_options(settings),
         )
@@ -134,9 +141,10 @@ class GameBot(commands.Bot):
         arg: str,
         values: list[str],
     ) -> None:
-        row = await self.store.game(game_id)
-        if row is None or row.kind not in self.adapters:
+        snapshot = await self.store.snapshot(game_id)
+        if snapshot is None or snapshot.game.kind not in self.adapters:
             raise GameError("error.game_not_running")
+        row = snapshot.game
         adapter = self.adapters[row.kind]
         if move == "rematch":
             check_origin(interaction, row, private=False)
@@ -150,7 +158,7 @@ class GameBot(commands.Bot):
         seen = drawn_at.set(None if free else version)
         try:
             if not free:
-                await self.tables.check_click(interaction, row)
+                self.tables.check_click(interaction, snapshot)
             await adapter.on_component(self.tables, interaction, game_id, move, arg, values)
         except TableMovedOn:
             await self.tables.show_table(

@@ -20,7 +20,7 @@ from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at,
 from bot.i18n import duration_text, language_of, t
 from bot.records import score_chart
 from bot.replies import language, reply
-from bot.store import Commit, GameRow, Pending, SeatRow, StaleVersion, Store, TimerRow
+from bot.store import Commit, GameRow, Pending, SeatRow, Snapshot, StaleVersion, Store, TimerRow
 from games.core import LEAVE, Event, Game, GameError, perform
 from games.robots import Robot
 
@@ -47,6 +47,7 @@ class Table:
     adapter: GameAdapter
     # The computer players still seated, as they remember the game.
     robots: dict[int, Robot] = field(default_factory=dict)
+    timers: list[TimerRow] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.robots:
@@ -270,24 +271,37 @@ class TableService:
         # to_thread runs ``stamped`` in a copy of this context: the stamp does not leak out.
         return await asyncio.to_thread(stamped)
 
-    async def check_click(self, interaction: discord.Interaction, row: GameRow) -> None:
+    @staticmethod
+    def check_click(interaction: discord.Interaction, snapshot: Snapshot) -> None:
         """Before a panel opens: refuse a click from a table the player has seen move on."""
-        if row.status != "running":
+        if snapshot.game.status != "running":
             return
-        seat = next((s for s in await self.store.seats(row.id) if s.user_id == interaction.user.id), None)
+        seat = next((s for s in snapshot.seats if s.user_id == interaction.user.id), None)
         if seat is not None:
             check_fresh(seat)
 
     # ------------------------------------------------------------------ loading
 
     async def load(self, game_id: int, *, finished_too: bool = False) -> Table:
-        row = await self.store.game(game_id)
+        return self._table(await self.store.snapshot(game_id), finished_too)
+
+    async def load_to_move(self, game_id: int) -> Table:
+        """Under the game's lock, before a move: the game, once anything a crash left undelivered
+        is delivered (one read when nothing was, as nearly always)."""
+        snapshot = await self.store.snapshot(game_id)
+        if snapshot is not None and snapshot.pending:
+            for pending in snapshot.pending:
+                await self._deliver_pending(pending)
+            snapshot = await self.store.snapshot(game_id)
+        return self._table(snapshot)
+
+    def _table(self, snapshot: Snapshot | None, finished_too: bool = False) -> Table:
         statuses = ("running", "finished") if finished_too else ("running",)
-        if row is None or row.status not in statuses or row.state is None:
+        if snapshot is None or snapshot.game.status not in statuses or snapshot.game.state is None:
             raise GameError("error.game_not_running")
-        adapter = self.bot.adapters[row.kind]
-        seats = await self.store.seats(game_id)
-        return Table(row, seats, adapter.engine.from_json(row.state), adapter)
+        row, adapter = snapshot.game, self.bot.adapters[snapshot.game.kind]
+        game = adapter.engine.from_json(row.state)
+        return Table(row, snapshot.seats, game, adapter, timers=snapshot.timers)
 
     async def load_player(self, game_id: int, user_id: int) -> tuple[Table, int]:
         """The game and the seat of the user acting in it; refused for anyone not playing."""
@@ -321,8 +335,7 @@ class TableService:
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         async with lock:
-            await self.deliver_pending(game_id)
-            table = await self.load(game_id)
+            table = await self.load_to_move(game_id)
             seat = table.seat_of(interaction.user.id)
             if seat is None:
                 raise GameError("error.not_a_player")
@@ -359,7 +372,7 @@ class TableService:
             action=dict(action),
             state=game.to_json(),
             totals=game.totals(),
-            timers=self.plan(table, await self.store.timers(table.row.id), changed, now),
+            timers=self.plan(table, table.timers, changed, now),
             by_timeout=by_timeout,
             finished=game.finished,
             winner=game.winner(),
@@ -378,18 +391,16 @@ class TableService:
             table.row, version=version, state=change.state, status="finished" if game.finished else "running"
         )
         table.seats = change.seats_after(table.seats, version)
+        table.timers = [TimerRow(table.row.id, *timer) for timer in change.timers]
         self.bot.timers.poke(min((due_at for *_, due_at in change.timers), default=None))
         return publication
 
     # ------------------------------------------------------------------ publishing
 
-    async def deliver_pending(self, game_id: int | None = None) -> None:
-        """Deliver what a crash left undelivered (of one game, or of all of them at start-up)."""
-        for pending in await self.store.pending(game_id):
-            if game_id is None:
-                async with self.lock(pending.game_id):
-                    await self._deliver_pending(pending)
-            else:
+    async def deliver_pending(self) -> None:
+        """At start-up: deliver what a crash left undelivered."""
+        for pending in await self.store.pending():
+            async with self.lock(pending.game_id):
                 await self._deliver_pending(pending)
 
     async def _deliver_pending(self, pending: Pending) -> None:
@@ -665,9 +676,8 @@ class TableService:
     async def fire(self, timer: TimerRow) -> None:
         """A reminder, an expiry or a computer's move came due; stale timers are dropped quietly."""
         async with self.lock(timer.game_id):
-            await self.deliver_pending(timer.game_id)
             try:
-                table = await self.load(timer.game_id)
+                table = await self.load_to_move(timer.game_id)
             except GameError:
                 await self.store.drop_timer(timer)
                 return

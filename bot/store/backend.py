@@ -82,6 +82,11 @@ class Backend(ABC):
     @abstractmethod
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]: ...
 
+    async def fetch_many(self, queries: Sequence[Statement]) -> list[list[Row]]:
+        """The rows of several queries, read from one snapshot of the database."""
+        async with self.transaction() as db:
+            return [await db.fetch(query.sql, query.parameters) for query in queries]
+
     @abstractmethod
     async def schema_version(self) -> int: ...
 

@@ -39,6 +39,15 @@ def _executemany(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]
     db.executemany(sql, rows)
 
 
+def _fetch_many(db: sqlite3.Connection, queries: Sequence[Statement]) -> list[list[Row]]:
+    # A read transaction: every query sees the same snapshot.
+    db.execute("BEGIN")
+    try:
+        return [_fetch(db, query.sql, query.parameters) for query in queries]
+    finally:
+        db.execute("COMMIT")
+
+
 def run_statements(db: sqlite3.Connection, statements: Sequence[Statement]) -> None:
     for statement in statements:
         if statement.rows is not None:
@@ -204,6 +213,10 @@ class SQLiteBackend(Backend):
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         async with self._lock:
             return await self.call(_fetch, sql, parameters)
+
+    async def fetch_many(self, queries: Sequence[Statement]) -> list[list[Row]]:
+        async with self._lock:
+            return await self.call(_fetch_many, queries)
 
     async def schema_version(self) -> int:
         (row,) = await self.fetch("PRAGMA user_version")

@@ -20,6 +20,15 @@ from bot.store.sqlite import SQLiteBackend
 # Both databases' integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
 
+# What a move reads of its game (see Store.snapshot).
+GAME_QUERY = "SELECT * FROM games WHERE id = ?"
+SEATS_QUERY = (
+    "SELECT seats.*, dm_channels.channel_id AS dm_channel_id FROM seats"
+    " LEFT JOIN dm_channels USING (user_id) WHERE game_id = ? ORDER BY seat"
+)
+TIMERS_QUERY = "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at"
+GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
+
 # Each entry's latest rating on one board (server and game), and how many matches rated it.
 LATEST_RATINGS = """
     WITH board AS (
@@ -105,6 +114,16 @@ class Pending:
     version: int
     publication: dict[str, Any]
     delivered: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game as one read sees it: its row, seats and timers, and what it still owes players."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    timers: list[TimerRow]
+    pending: list[Pending]
 
 
 @dataclass(frozen=True)
@@ -246,6 +265,11 @@ def _timer(row: Row) -> TimerRow:
     return TimerRow(**_columns(TimerRow, row))
 
 
+def _pending(row: Row) -> Pending:
+    delivered = frozenset(json.loads(row["delivered"]))
+    return Pending(row["game_id"], row["version"], json.loads(row["publication"]), delivered)
+
+
 class Store:
     def __init__(self, backend: Backend, shards: Shards = Shards()) -> None:
         self._db = backend
@@ -301,8 +325,28 @@ class Store:
         """The game with this id; None for none, whatever number a forged id holds."""
         if not 0 < game_id <= MAX_ID:
             return None
-        rows = await self._db.fetch("SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = await self._db.fetch(GAME_QUERY, (game_id,))
         return _game(rows[0]) if rows else None
+
+    async def snapshot(self, game_id: int) -> Snapshot | None:
+        """The game with its seats, timers and pending publications, in one read (a move needs
+        them all); None for no such game."""
+        if not 0 < game_id <= MAX_ID:
+            return None
+        games, seats, timers, pending = await self._db.fetch_many(
+            [
+                Statement(query, (game_id,))
+                for query in (GAME_QUERY, SEATS_QUERY, TIMERS_QUERY, GAME_PENDING_QUERY)
+            ]
+        )
+        if not games:
+            return None
+        return Snapshot(
+            _game(games[0]),
+            [_seat(row) for row in seats],
+            [_timer(row) for row in timers],
+            [_pending(row) for row in pending],
+        )
 
     async def running_games(self) -> list[GameRow]:
         """The running games of this process's shards."""
@@ -380,12 +424,7 @@ class Store:
         await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._db.fetch(
-            "SELECT seats.*, dm_channels.channel_id AS dm_channel_id FROM seats"
-            " LEFT JOIN dm_channels USING (user_id) WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        )
-        return [_seat(row) for row in rows]
+        return [_seat(row) for row in await self._db.fetch(SEATS_QUERY, (game_id,))]
 
     async def join(self, game_id: int, user_id: int, name: str, locale: str) -> None:
         await self._write(
@@ -595,15 +634,7 @@ class Store:
             " ORDER BY game_id, version",
             (game_id, *parameters),
         )
-        return [
-            Pending(
-                row["game_id"],
-                row["version"],
-                json.loads(row["publication"]),
-                frozenset(json.loads(row["delivered"])),
-            )
-            for row in rows
-        ]
+        return [_pending(row) for row in rows]
 
     async def mark_delivered(self, pending: Pending, part: str) -> Pending:
         delivered = pending.delivered | {part}
@@ -631,8 +662,7 @@ class Store:
         ]
 
     async def timers(self, game_id: int) -> list[TimerRow]:
-        rows = await self._db.fetch("SELECT * FROM timers WHERE game_id = ? ORDER BY due_at", (game_id,))
-        return [_timer(row) for row in rows]
+        return [_timer(row) for row in await self._db.fetch(TIMERS_QUERY, (game_id,))]
 
     async def due_timers(self, now: float) -> list[TimerRow]:
         """Takes the timers due by ``now`` in this process's shards that no other process holds.

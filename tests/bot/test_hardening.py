@@ -137,7 +137,8 @@ async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
     assert driver.state().turn == seat
 
 
-async def no_check(self, interaction, row) -> None:
+@staticmethod
+def no_check(interaction, snapshot) -> None:
     return None
 
 

@@ -117,6 +117,18 @@ async def test_a_commit_writes_everything_or_nothing(store):
     assert await store.leaderboard(5, "rummikub") == []
 
 
+async def test_a_snapshot_reads_what_a_move_needs_in_one_go(store):
+    game_id = await running_game(store)
+    snapshot = await store.snapshot(game_id)
+    assert snapshot.game == await store.game(game_id)
+    assert snapshot.seats == await store.seats(game_id)
+    assert snapshot.timers == await store.timers(game_id)
+    assert snapshot.pending == await store.pending(game_id)
+    assert [pending.version for pending in snapshot.pending] == [1]
+    assert await store.snapshot(game_id + 1) is None
+    assert await store.snapshot(2**64) is None  # a forged id names no game
+
+
 async def test_deleting_a_game_takes_its_rows_with_it(store):
     game_id = await open_lobby(store)
     await store._write("DELETE FROM games WHERE id = ?", (game_id,))
