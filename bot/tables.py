@@ -456,6 +456,7 @@ class TableService:
             lines.append(
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
+        told = self._private_lines(table, events, newly, publication.show_hands, pending)
         await self.refresh_table(table)
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
@@ -479,8 +480,17 @@ class TableService:
             )
             if message is not None and table.game.finished:
                 await self.store.set_results_message(table.row.id, message.id)
-            pending = await self.store.mark_delivered(pending, CHANNEL_PART)
-        await self._tell_players(table, events, newly, publication.show_hands, pending)
+            # The last part sent needs no mark: deleting the publication right after says it all.
+            if told:
+                pending = await self.store.mark_delivered(pending, CHANNEL_PART)
+        last = next(reversed(told), None)
+        for seat, private in told.items():
+            seat_row = table.seats[seat]
+            viewer = table.viewer(seat, language_of(seat_row.locale))
+            hand = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, table.row.id)
+            await self.direct_message(table, seat_row, "\n".join(private), hand)
+            if seat != last:
+                pending = await self.store.mark_delivered(pending, f"dm:{seat}")
         await self.store.delivered(pending)
 
     async def _send_safely(
@@ -530,42 +540,36 @@ class TableService:
         await self.store.set_message(table.row.id, message.id)
         table.row = replace(table.row, message_id=message.id)
 
-    async def _tell_players(
-        self, table: Table, events: list[Event], newly: Sequence[int], show_hands: bool, pending: Pending
-    ) -> None:
+    @staticmethod
+    def _private_lines(
+        table: Table, events: list[Event], newly: Sequence[int], show_hands: bool, pending: Pending
+    ) -> dict[int, list[str]]:
+        """The players to DM, each with their lines: a DM only when their hand changed (the channel
+        line already calls whoever must move), and never one already sent."""
         private: dict[int, list[str]] = defaultdict(list)
         for event in events:
             for seat in event.seats or ():
                 line = table.adapter.describe(event, table.viewer(seat, table.seats[seat].locale))
                 if line:
                     private[seat].append(line)
+        told: dict[int, list[str]] = {}
         for seat_row in table.seats:
             seat = seat_row.seat
-            with_hand = show_hands or seat in private
-            part = f"dm:{seat}"
-            # A DM only when the hand changed: the channel line already calls whoever must move.
-            if seat_row.gone or seat_row.is_robot or not with_hand or part in pending.delivered:
+            if seat_row.gone or seat_row.is_robot or f"dm:{seat}" in pending.delivered:
                 continue
-            viewer = table.viewer(seat, language_of(seat_row.locale))
-            lines = list(private.get(seat, []))
-            if seat in newly:
-                lines.append(viewer.t("common.dm_your_move", url=table.jump_url()))
-            rendered = None
-            if with_hand:
-                rendered = await self.render(
-                    table, table.adapter.hand, table.game.view(seat), viewer, table.row.id
-                )
-            await self.direct_message(table, seat_row, "\n".join(lines), rendered)
-            pending = await self.store.mark_delivered(pending, part)
+            if show_hands or seat in private:
+                told[seat] = private.get(seat, [])
+                if seat in newly:
+                    viewer = table.viewer(seat, language_of(seat_row.locale))
+                    told[seat].append(viewer.t("common.dm_your_move", url=table.jump_url()))
+        return told
 
-    async def direct_message(self, table: Table, seat: SeatRow, text: str, rendered: Rendered | None) -> None:
-        """DM a player; if their DMs are closed, say so once in the channel and carry on."""
+    async def direct_message(self, table: Table, seat: SeatRow, text: str, hand: Rendered) -> None:
+        """DM a player their hand; if their DMs are closed, say so once in the channel and carry on."""
         try:
-            kwargs: dict[str, Any] = {"content": truncate(text) if text else None}
-            if rendered is not None:
-                kwargs["embeds"] = rendered.embeds
-                if rendered.file is not None:
-                    kwargs["file"] = rendered.file
+            kwargs: dict[str, Any] = {"content": truncate(text) if text else None, "embeds": hand.embeds}
+            if hand.file is not None:
+                kwargs["file"] = hand.file
             await (await self._dm_channel(seat)).send(**kwargs)
         except discord.Forbidden as error:
             if error.code != CANNOT_DM:
