@@ -9,15 +9,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Row = Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class Statement:
-    """One statement of a batch the backend may send to the database in one go."""
+class Statement(NamedTuple):
+    """One statement of a batch the backend may send to the database in one go (a tuple: a move
+    builds a dozen of them, and a frozen dataclass costs several times as much to make)."""
 
     sql: str
     parameters: Sequence[Any] = ()
