@@ -217,6 +217,13 @@ def _sprite(shape: Shape, background: Colour, exact: bool) -> Sprite:
     return Sprite(canvas.image, tuple(canvas.colours), (left, top))
 
 
+@lru_cache(maxsize=1024)
+def _in_palette(sprite: Sprite, indexes: bytes) -> Image.Image:
+    """A palette sprite with its colours at these indexes. Pictures of one kind number their
+    colours in the same order, so a sprite is mostly pasted with indexes it had before."""
+    return _mapped(sprite.image, indexes.ljust(256, b"\0"))
+
+
 # ---------------------------------------------------------------------------- canvas
 
 
@@ -239,6 +246,8 @@ class Canvas:
         self._indexes: dict[Colour, int] = {}
         self._text_luts: dict[tuple[int, Colour], bytes] = {}
         self._pasted: dict[Sprite, Image.Image] = {}
+        # Where anything was drawn so far: a shape pasted elsewhere is known to sit on background.
+        self._drawn: list[Box] = []
         if self.exact:
             self.image = Image.new("RGB", (self.width, self.height), self.background)
         else:
@@ -272,6 +281,29 @@ class Canvas:
         lows = [int(low) for low, _ in bands]
         return (lows[0], lows[1], lows[2]) if self.exact else self.colours[lows[0]]
 
+    def _mark(self, points: Sequence[float], spread: float = 0) -> None:
+        """Record that the box around ``points`` (x, y, x, y, ...; PIL draws their last row and
+        column too) was drawn on, ``spread`` pixels wider on each side."""
+        xs, ys = points[0::2], points[1::2]
+        self._drawn.append(
+            (
+                math.floor(min(xs) - spread),
+                math.floor(min(ys) - spread),
+                math.ceil(max(xs) + spread) + 1,
+                math.ceil(max(ys) + spread) + 1,
+            )
+        )
+
+    def _background_under(self, area: Box) -> Colour | None:
+        """The one colour under ``area``, or None if it holds several. Where nothing was drawn yet
+        the answer is the background, without reading the pixels."""
+        x0, y0, x1, y1 = area
+        if not any(
+            left < x1 and x0 < right and top < y1 and y0 < bottom for left, top, right, bottom in self._drawn
+        ):
+            return self.background
+        return self._one_colour(self.image.crop(area))
+
     # ------------------------------------------------------------------ shapes
 
     def rounded_rectangle(
@@ -285,15 +317,19 @@ class Canvas:
         self._draw.rounded_rectangle(
             tuple(box), radius=radius, fill=self._ink(fill), outline=self._ink(outline), width=width
         )
+        self._mark(box)
 
     def rectangle(self, box: Sequence[float], fill: Colour) -> None:
         self._draw.rectangle(tuple(box), fill=self.ink(fill))
+        self._mark(box)
 
     def ellipse(self, box: Sequence[float], fill: Colour) -> None:
         self._draw.ellipse(tuple(box), fill=self.ink(fill))
+        self._mark(box)
 
     def line(self, points: Sequence[float], fill: Colour, width: int = 1) -> None:
         self._draw.line(tuple(points), fill=self.ink(fill), width=width)
+        self._mark(points, spread=width)
 
     # ------------------------------------------------------------------ text
 
@@ -311,6 +347,7 @@ class Canvas:
         text = drawable(text)
         if self.exact:
             self._draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
+            self._mark(self._draw.textbbox(xy, text, font=font(size), anchor=anchor))
             return
         x, y = xy
         drawn = glyphs(text, size, anchor, (math.modf(x)[0], math.modf(y)[0]))
@@ -318,6 +355,7 @@ class Canvas:
             return
         left, top = int(x) + drawn.offset[0], int(y) + drawn.offset[1]
         box = (left, top, left + drawn.levels.width, top + drawn.levels.height)
+        self._drawn.append(box)
         under = self.image.crop(box)
         low, high = under.getextrema()
         if low == high:
@@ -350,16 +388,22 @@ class Canvas:
     def _shape(self, shape: Shape, left: int, top: int) -> None:
         x0, y0, x1, y1 = _reach(shape)
         area = (left + x0, top + y0, left + x1, top + y1)
-        under = self._one_colour(self.image.crop(area))
+        under = self._background_under(area)
         if under is None:  # a sprite is drawn on one background: on several, draw in place
             shape.draw(self, left, top)
             return
+        self._drawn.append(area)
         sprite = _sprite(shape, under, self.exact)
         image = self._pasted.get(sprite)
         if image is None:
             image = sprite.image
             if not self.exact:
-                image = _mapped(image, bytes(self._index(c) for c in sprite.colours).ljust(256, b"\0"))
+                known = self._indexes
+                try:
+                    indexes = bytes([known[colour] for colour in sprite.colours])
+                except KeyError:  # a colour new to this picture
+                    indexes = bytes([self._index(colour) for colour in sprite.colours])
+                image = _in_palette(sprite, indexes)
             self._pasted[sprite] = image
         self.image.paste(image, area[:2])
 
