@@ -217,11 +217,12 @@ def _sprite(shape: Shape, background: Colour, exact: bool) -> Sprite:
     return Sprite(canvas.image, tuple(canvas.colours), (left, top))
 
 
-@lru_cache(maxsize=1024)
-def _in_palette(sprite: Sprite, indexes: bytes) -> Image.Image:
-    """A palette sprite with its colours at these indexes. Pictures of one kind number their
-    colours in the same order, so a sprite is mostly pasted with indexes it had before."""
-    return _mapped(sprite.image, indexes.ljust(256, b"\0"))
+@lru_cache(maxsize=2048)
+def _in_palette(drawn: Sprite | Glyphs, indexes: bytes) -> Image.Image:
+    """A palette sprite, or a text's levels, with its colours at these indexes. Pictures of one
+    kind number their colours in the same order, so this is mostly done once for all of them."""
+    source = drawn.image if isinstance(drawn, Sprite) else drawn.levels
+    return _mapped(source, indexes.ljust(256, b"\0"))
 
 
 # ---------------------------------------------------------------------------- canvas
@@ -359,7 +360,7 @@ class Canvas:
         under = self.image.crop(box)
         low, high = under.getextrema()
         if low == high:
-            self.image.paste(_mapped(drawn.levels, self._text_lut(int(low), fill)), box, drawn.mask)
+            self.image.paste(_in_palette(drawn, self._text_lut(int(low), fill)), box, drawn.mask)
             return
         # Letters over several colours (over other letters, say): each part blended with its own,
         # with only the levels it holds, as the overlap is a few pixels of many colours.
