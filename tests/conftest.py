@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import itertools
+import sys
 import tempfile
 import uuid
 import warnings
@@ -69,13 +72,64 @@ def database(request, tmp_path) -> str:
     return database_for(request, tmp_path)
 
 
+# Work that takes milliseconds: on the event loop it would hold every other channel up.
+SLOW_WORK = (
+    ("bot.render", "_encoded"),  # drawing and encoding a picture
+    ("bot.charts", "draw_scores"),
+    ("bot.charts", "draw_ratings"),
+    ("games.rummikub.engine", "best_play"),  # the solver, for a hint or a play
+    ("games.rummikub.engine", "lay_out"),
+    ("games.rummikub.engine", "lay_out_initial_meld"),
+    ("games.rummikub.robot", "best_play"),
+)
+
+
+BOT_FOLDER = str(Path(__file__).resolve().parent.parent / "bot")
+
+
+def called_by_the_bot() -> bool:
+    """Whether the bot's own code is on the stack (tests may well work out a play themselves)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith(BOT_FOLDER):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def watch_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The slow work the bot did on an event loop's thread from now on, by name (it must stay
+    empty)."""
+    done_on_the_loop: list[str] = []
+
+    def watched(work: Callable[..., Any], what: str) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:  # a worker thread: where it belongs
+                pass
+            else:
+                if called_by_the_bot():
+                    done_on_the_loop.append(what)
+            return work(*args, **kwargs)
+
+        return run
+
+    for module_name, name in SLOW_WORK:
+        module = importlib.import_module(module_name)
+        monkeypatch.setattr(module, name, watched(getattr(module, name), f"{module_name}.{name}"))
+    return done_on_the_loop
+
+
 @pytest.fixture
-async def make_bot(database) -> AsyncIterator[Callable[[], GameBot]]:
+async def make_bot(database, monkeypatch) -> AsyncIterator[Callable[[], GameBot]]:
     """A fresh bot on the same database: call it again to simulate a restart.
 
     SimCord detaches bots without closing them; their stores are closed here, or the
     database threads would outlive a failed test and keep the test run from exiting.
+    Whatever the test plays, nothing may be drawn, encoded or solved on the event loop.
     """
+    done_on_the_loop = watch_the_event_loop(monkeypatch)
     seeds = itertools.count(1000)
     made: list[GameBot] = []
 
@@ -91,6 +145,7 @@ async def make_bot(database) -> AsyncIterator[Callable[[], GameBot]]:
             bot.timers.stop()
         if hasattr(bot, "store"):
             await bot.store.close()
+    assert not done_on_the_loop, f"done on the event loop: {sorted(set(done_on_the_loop))}"
 
 
 @pytest.fixture
