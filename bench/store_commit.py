@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import tempfile
 import time
 from dataclasses import replace
@@ -80,6 +81,8 @@ async def main() -> None:
         f"best of {options.rounds}: Store.commit {best_store:.0f} moves/s, bare aiosqlite {best_bare:.0f}"
         f" moves/s, ratio {best_store / best_bare:.2f}"
     )
+    ratios = [mine / bare for mine, bare in zip(store_figures, bare_figures, strict=True)]
+    print(f"median of the rounds' ratios: {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":
