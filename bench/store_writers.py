@@ -6,7 +6,9 @@ among bot processes (``--processes``), each with one Store, as the bot shares on
 all its games: 1 process is one bot with many games moving at once, 2 are two shards' bots on one
 database. All writers of a run start together and run for ``--seconds``. SQLite is a file in a
 temporary folder; PostgreSQL a server started with pgserver, or the one ``--postgres`` names.
-Both keep their default durability (a commit is on disk).
+Each runs as the bot runs it: SQLite in WAL mode with ``synchronous = NORMAL`` (a commit is in
+the log file, safe from a crash of the bot, not from a power cut), PostgreSQL with its default
+durability (a commit is on disk before it returns).
 
     python bench/store_writers.py [--seconds 5] [--writers 1 4 16] [--processes 1 2] [--postgres URL]
 """
