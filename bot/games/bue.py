@@ -102,11 +102,12 @@ class BueAdapter(GameAdapter):
             canvas.rounded_rectangle(discard_box, radius=8, outline=MUTED, width=2)
         return canvas
 
-    def hand_image(self, view: JSON, viewer: Viewer) -> Canvas:
-        seat = view["me"]
+    def hand_image(self, slots: Sequence[JSON], best: JSON, viewer: Viewer) -> Canvas:
+        """The cards of one hand and their best total: drawn from these alone, so the picture is
+        drawn again only when they change, not at every move of the others."""
         canvas = Canvas(5 * (CARD_W + GAP) * 2 + 40, 2 * CARD_H + 110)
-        multipliers = {int(k): v for k, v in view.get("best", {}).get("multipliers", {}).items()}
-        for position, slot in enumerate(view["hands"][seat]):
+        multipliers = {int(k): v for k, v in best.get("multipliers", {}).items()}
+        for position, slot in enumerate(slots):
             left = 20 + position * 2 * (CARD_W + GAP)
             box = (left, 20, left + 2 * CARD_W, 20 + 2 * CARD_H)
             fill, ink = CARD_COLOURS[slot["card"][0]]
@@ -122,7 +123,7 @@ class BueAdapter(GameAdapter):
             if position in multipliers:
                 note += " → " + str(multipliers[position] + 1)
             canvas.text((left + CARD_W, 2 * CARD_H + 34), f"{position + 1} · {note}", 18, MUTED, anchor="ma")
-        total = view.get("best", {}).get("total", 0)
+        total = best.get("total", 0)
         canvas.text(
             (20, 2 * CARD_H + 66), viewer.t("bue.hand.total", total=total, distance=abs(total - 50)), 24
         )
@@ -222,7 +223,7 @@ class BueAdapter(GameAdapter):
         items: list[discord.ui.Item[Any]] = [
             game_button(game_id, "shuffle", viewer.t("bue.button.shuffle"), emoji="🔀"),
         ]
-        return Rendered([embed], picture("bue-hand.png", self.hand_image, view, viewer), items)
+        return Rendered([embed], picture("bue-hand.png", self.hand_image, slots, view["best"], viewer), items)
 
     # ------------------------------------------------------------------ events
 
