@@ -516,17 +516,11 @@ class Store:
         """
         version = game.version + 1
         statements = [
+            # The status is not set on every move: its index's page would be written each time.
             Statement(
-                "UPDATE games SET state = ?, version = ?, updated_at = ?, status = ?"
+                "UPDATE games SET state = ?, version = ?, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = 'running'",
-                (
-                    json.dumps(change.state),
-                    version,
-                    now,
-                    "finished" if change.finished else "running",
-                    game.id,
-                    game.version,
-                ),
+                (json.dumps(change.state), version, now, game.id, game.version),
                 changes=1,
             ),
             Statement(
@@ -554,6 +548,8 @@ class Store:
                 rows=[(game.id, seat, feat) for seat, feat in change.feats],
             ),
         ]
+        if change.finished:
+            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game.id,)))
         if change.publication is not None:
             statements.append(self._publication_statement(game.id, version, change.publication))
         if change.round_ended:
