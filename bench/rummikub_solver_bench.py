@@ -16,11 +16,18 @@ rummikub-solver is listed: there should be none.
 
 During the initial meld our rules forbid touching the table, so rummikub-solver gets the
 rack alone there (its initial mode would otherwise add table moves in the same turn).
+
+rummikub-solver runs in a child process (spawned, so it holds none of the parent's
+memory), fed each position through a pipe as the game reaches it and timed in the child
+around its one solve call: the main process's RSS growth is then our solver's and the
+simulation's alone, and the child reports its own. The two solvers still take turns on
+each position, never at the same time.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import resource
 import statistics
@@ -29,6 +36,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -151,6 +159,47 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+WARM_UP = Position(-1, 0, (("k1", "k2", "k3"),), ("r4", "r5", "r6", "b7"), False)
+
+
+def serve_theirs(connection: Connection) -> None:
+    """The child process: answer each position sent with rummikub-solver's; None ends it.
+
+    Sends its peak RSS after the import and a first solve, then an Answer per position,
+    then, at the end, its peak RSS again.
+    """
+    solve = theirs()
+    solve(WARM_UP)
+    connection.send(peak_rss_mib())
+    while (position := connection.recv()) is not None:
+        connection.send(solve(position))
+    connection.send(peak_rss_mib())
+    connection.close()
+
+
+class Child:
+    """rummikub-solver in a spawned process, called like the other solvers."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.connection, child_end = context.Pipe()
+        self.process = context.Process(target=serve_theirs, args=(child_end,), daemon=True)
+        self.process.start()
+        child_end.close()
+        self.rss_start: float = self.connection.recv()
+
+    def __call__(self, position: Position) -> Answer:
+        self.connection.send(position)
+        return self.connection.recv()
+
+    def close(self) -> float:
+        """Stop the child; its peak RSS at the end."""
+        self.connection.send(None)
+        rss_end: float = self.connection.recv()
+        self.process.join()
+        return rss_end
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -159,13 +208,17 @@ def main() -> None:
     parser.add_argument("--ours-only", action="store_true", help="skip rummikub-solver")
     arguments = parser.parse_args()
 
-    solvers = {FEWEST: ours(fewest_changes=True), ANY_TABLE: ours(fewest_changes=False)}
-    if not arguments.ours_only:
-        solvers[THEIRS] = theirs()
-    # After the imports and a first solve (cvxpy's take 30 MiB): what follows is what solving adds.
-    warm_up = Position(-1, 0, (("k1", "k2", "k3"),), ("r4", "r5", "r6", "b7"), False)
-    for solve in solvers.values():
-        solve(warm_up)
+    solvers: dict[str, Callable[[Position], Answer]] = {
+        FEWEST: ours(fewest_changes=True),
+        ANY_TABLE: ours(fewest_changes=False),
+    }
+    child = None if arguments.ours_only else Child()
+    if child is not None:
+        solvers[THEIRS] = child
+    # After the imports and a first solve: what follows is what solving adds.
+    for name, solve in solvers.items():
+        if name != THEIRS:
+            solve(WARM_UP)
     rss_start = peak_rss_mib()
     started = time.perf_counter()
     positions: list[tuple[int, int]] = []
@@ -176,8 +229,12 @@ def main() -> None:
             answers[name].append(solve(position))
     print(f"{len(positions)} positions from {arguments.games} games ({time.perf_counter() - started:.0f} s)")
     rss_end = peak_rss_mib()
-    print(f"peak RSS: {rss_start:.0f} MiB after a first solve, {rss_end:.0f} MiB at the end: ", end="")
-    print(f"growth {rss_end - rss_start:.0f} MiB")
+    print(f"main process (ours, simulation), peak RSS: {rss_start:.0f} MiB after a first solve, ", end="")
+    print(f"{rss_end:.0f} MiB at the end: growth {rss_end - rss_start:.0f} MiB")
+    if child is not None:
+        child_end = child.close()
+        print(f"child process ({THEIRS}), peak RSS: {child.rss_start:.0f} MiB after a first solve, ", end="")
+        print(f"{child_end:.0f} MiB at the end: growth {child_end - child.rss_start:.0f} MiB")
     print("\n| solver | median ms | p99 ms | max ms | tiles laid (sum) | sets changed (mean) |")
     print("|---|---|---|---|---|---|")
     for name, results in answers.items():
