@@ -477,10 +477,14 @@ class _Best:
             self.score, self.path, self.search = score, path, search
 
     def split(self) -> _Split | None:
-        if self.search is None or self.path is None:
+        """The best split found; the searches are let go (a search refers to this: a cycle
+        the garbage collector would have to find, keeping the search's tables alive until then).
+        """
+        search, self.search = self.search, None
+        if search is None or self.path is None:
             return None
-        split = self.search._rebuild(self.score, self.path)
-        return _unmirrored(split) if self.search.problem.mirrored else split
+        split = search._rebuild(self.score, self.path)
+        return _unmirrored(split) if search.problem.mirrored else split
 
 
 _NO_GROUP_KEPT = _GroupKeep((), (0,) * _COLOUR_COUNT, 0)
@@ -730,9 +734,10 @@ class _Search:
             children = self._children_of(step, key)
             for new_key in sorted(children, key=children.__getitem__, reverse=True):
                 path[step + 1] = new_key
-                visit(step + 1, new_key, score + children[new_key])
+                visit(step + 1, new_key, score + children[new_key])  # noqa: F821 (deleted below)
 
         visit(0, 0, 0)
+        del visit  # it refers to itself: a cycle holding ``seen`` until the garbage collector finds it
         return best[0], best[1], complete
 
     def _final_score(self, key: int, score: int) -> int | None:
