@@ -159,6 +159,24 @@ def _run_moves(slots: int) -> tuple[tuple[tuple[tuple[int, Plan], ...], ...], ..
 
 
 @cache
+def _run_plans(slots: int) -> tuple[tuple[Plan, ...], dict[Plan, int]]:
+    """Every plan of ``_run_moves(slots)``, in a fixed order, and each one's index in it."""
+    plans = sorted({plan for by_count in _run_moves(slots) for moves in by_count for _, plan in moves})
+    return tuple(plans), {plan: position for position, plan in enumerate(plans)}
+
+
+# A colour move's plan is one int, so that cached moves hold ints only: the plan of its runs
+# (index in ``_run_plans``), the optional tiles it lays, how many tiles go to runs, and the
+# existing runs it keeps whole (an index into its search's ``kept_runs``; 0 = none).
+_PLAN_LAID = _RUN_LENGTHS  # more than any count of tiles laid or given to runs
+_PLAN_KEPT = 1 << 20
+
+
+def _plan_code(run_plan: int, laid: int, in_runs: int) -> int:
+    return (run_plan * _PLAN_LAID + laid) * _PLAN_LAID + in_runs
+
+
+@cache
 def _closable(slots: int) -> frozenset[int]:
     return frozenset(
         i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state)
@@ -183,10 +201,11 @@ def _stronger_states(slots: int) -> tuple[frozenset[int], ...]:
     )
 
 
-FreeMove = tuple[int, int, int, int, tuple]  # next run state, jokers, score gain, meld value, plan
+FreeMove = tuple[int, int, int, int, int]  # next run state, jokers, score gain, meld value, plan code
 # Its part of the next packed key (colour state id and jokers placed), jokers, score gain,
-# meld value, (plan, runs kept).
-Move = tuple[int, int, int, int, tuple]
+# meld value, plan code (with the runs kept).
+Move = tuple[int, int, int, int, int]
+GivenMoves = tuple[tuple[int, tuple[FreeMove, ...]], ...]  # (tiles given to groups, the moves giving that)
 
 
 @cache
@@ -200,13 +219,14 @@ def _free_moves(
     number: int,
     meld: bool,
     joker_room: int,
-) -> dict[int, tuple[FreeMove, ...]]:
+) -> GivenMoves:
     """One colour's moves at one number from a run state, by tiles given to groups, fewest jokers first.
 
     Moves another move beats (stronger runs, same jokers, no less score or meld value)
     are left out.
     """
     moves = _run_moves(slots)[state]
+    plan_ids = _run_plans(slots)[1]
     found: dict[tuple[int, int, int, int], FreeMove] = {}
     for laid in range(forced, forced + optional + 1):
         for run_jokers in range(joker_room + 1):
@@ -223,37 +243,43 @@ def _free_moves(
                             run_jokers,
                             gain,
                             meld_value,
-                            (plan, laid - forced, in_runs),
+                            _plan_code(plan_ids[plan], laid - forced, in_runs),
                         )
     stronger = _stronger_states(slots)
+    found_by_groups: dict[int, list[FreeMove]] = {}
+    for slot, move in found.items():
+        found_by_groups.setdefault(slot[0], []).append(move)
     by_groups: dict[int, list[FreeMove]] = {}
-    for (given, *_), move in found.items():
-        if not any(
-            other is not move
-            and other_given == given
-            and other[1] == move[1]
-            and other[2] >= move[2]
-            and other[3] >= move[3]
-            and (other[0] == move[0] or other[0] in stronger[move[0]])
-            for (other_given, *_), other in found.items()
-        ):
-            by_groups.setdefault(given, []).append(move)
-    return {
-        given: tuple(sorted(moves, key=lambda move: (move[1], -move[2])))
+    for given, rivals in found_by_groups.items():
+        for move in rivals:
+            state, jokers, gain, meld_value, _ = move
+            stronger_here = stronger[state]
+            if not any(
+                other is not move
+                and other[1] == jokers
+                and other[2] >= gain
+                and other[3] >= meld_value
+                and (other[0] == state or other[0] in stronger_here)
+                for other in rivals
+            ):
+                by_groups.setdefault(given, []).append(move)
+    return tuple(
+        (given, tuple(sorted(moves, key=lambda move: (move[1], -move[2]))))
         for given, moves in by_groups.items()
-    }
+    )
 
 
-# One colour's moves by tiles given to groups, each as lists by joker budget (the moves
-# placing at most that many jokers, fewest first); and a mask, bit g set when g is possible.
-# Cached moves are held in tuples of ints, which the garbage collector stops tracking: the
-# caches grow large, and collections that walk them would stall long searches.
-ColourMoves = tuple[dict[int, tuple[tuple[Move, ...], ...]], int]
+# One colour's moves by tiles given to groups (index g: g tiles given; empty when g is not
+# possible), each as lists by joker budget (the moves placing at most that many jokers,
+# fewest first); and a mask, bit g set when g is possible.
+# Cached moves are held in tuples of ints, with no dict, which the garbage collector stops
+# tracking: the caches grow large, and collections that walk them would stall long searches.
+ColourMoves = tuple[tuple[tuple[tuple[Move, ...], ...], ...], int]
 _MOST_JOKERS = 3  # two bits of a packed key
 
 
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
-    budgets: dict[int, tuple[tuple[Move, ...], ...]] = {}
+    budgets: list[tuple[tuple[Move, ...], ...]] = [()] * (COPIES + 1)
     for given, options in moves.items():
         options.sort(key=itemgetter(2), reverse=True)  # most score first,
         options.sort(key=itemgetter(1))  # then fewest jokers first
@@ -264,7 +290,7 @@ def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
                 end += 1
             lists.append(tuple(options[:end]))
         budgets[given] = tuple(lists)
-    return budgets, sum(1 << given for given in moves)
+    return tuple(budgets), sum(1 << given for given in moves)
 
 
 @cache
@@ -280,7 +306,7 @@ def _plain_moves(
     joker_room: int,
     supply: int,
     next_supply: int,
-) -> dict[int, tuple[FreeMove, ...]]:
+) -> GivenMoves:
     """``_free_moves`` without the runs that cannot go on: a run of 1 or 2 needs a tile (or a
     joker) at the next number, a run of 1 at the one after too.
     """
@@ -288,12 +314,12 @@ def _plain_moves(
     moves: dict[int, list[FreeMove]] = {}
     for given, free_moves in _free_moves(
         state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room
-    ).items():
+    ):
         for move in free_moves:
             lengths = lengths_of[move[0]]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
                 moves.setdefault(given, []).append(move)
-    return {given: tuple(options) for given, options in moves.items()}
+    return tuple((given, tuple(options)) for given, options in moves.items())
 
 
 @cache
@@ -302,10 +328,10 @@ def _plain_colour_moves(state: int, forced: int, *arguments: int, shift: int) ->
     return _by_joker_budget(
         {
             given: [
-                ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, (plan, ()))
+                ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, plan)
                 for following, jokers, gain, worth, plan in free_moves
             ]
-            for given, free_moves in _plain_moves(state, forced, *arguments).items()
+            for given, free_moves in _plain_moves(state, forced, *arguments)
         }
     )
 
@@ -495,7 +521,7 @@ _MELD_AT = _JOKERS_AT + 2
 _DEPTH_FIRST_BUDGET = 1000  # states the depth-first search expands before the walk number by number
 _HEAD_START = 2000  # states the leading walk expands before the other one starts
 
-Decision = tuple  # (group keep, group jokers, tiles given to groups, each colour's (plan, runs kept))
+Decision = tuple  # (group keep, group jokers, tiles given to groups, each colour's plan code)
 
 
 class _Search:
@@ -560,6 +586,8 @@ class _Search:
             (): {state: state for state, _ in self.colour_states}
         }
         self.move_cache: dict[int, ColourMoves] = {}
+        self.kept_runs: list[tuple[int, ...]] = [()]  # the existing runs a colour move keeps, by id
+        self.kept_ids: dict[tuple[int, ...], int] = {(): 0}
         self.group_choices: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
         # Only ints in the big tables: the garbage collector skips such dicts, and long
         # searches would otherwise pay for its passes. Decisions are found again for the
@@ -860,6 +888,13 @@ class _Search:
         moves = self.move_cache[cache_key] = self._new_colour_moves(colour, number, state_id, group_taken)
         return moves
 
+    def _kept_id(self, kept: tuple[int, ...]) -> int:
+        kept_id = self.kept_ids.get(kept)
+        if kept_id is None:
+            kept_id = self.kept_ids[kept] = len(self.kept_runs)
+            self.kept_runs.append(kept)
+        return kept_id
+
     def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
         """See ``_colour_moves``; each next state id comes shifted to its colour's place in a packed key."""
         problem = self.problem
@@ -899,7 +934,8 @@ class _Search:
                 )
                 state_ids = self.colour_state_ids.setdefault(going_on, {})
                 kept_score = len(kept) * _KEEP
-                for given, free_moves in _plain_moves(state, free_forced, *arguments).items():
+                kept_code = self._kept_id(kept) * _PLAN_KEPT
+                for given, free_moves in _plain_moves(state, free_forced, *arguments):
                     options = moves.setdefault(given, [])
                     for following, run_jokers, gain, meld, plan in free_moves:
                         jokers = run_jokers + locked_jokers
@@ -913,7 +949,7 @@ class _Search:
                                 jokers,
                                 gain + kept_score,
                                 meld,
-                                (plan, kept),
+                                plan + kept_code,
                             )
                         )
         return _by_joker_budget(moves)
@@ -924,14 +960,19 @@ class _Search:
         """The split the walk found: ``path`` holds its state before each number and at the end."""
         problem = self.problem
         decisions = [self._decision(step, path[step], path[step + 1]) for step in range(len(self.numbers))]
+        run_plans = _run_plans(self.slots)[0]
         runs: list[list[list[str]]] = [[] for _ in range(_COLOUR_COUNT)]  # open runs, longest first
         sets: list[list[str]] = []
         used: list[str] = []
         kept: set[int] = set()
         for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, decisions, strict=True):
             kept.update(keep.kept)
-            for colour, (((goes_on, started), optional_laid, in_runs), kept_runs) in enumerate(colour_moves):
-                kept.update(kept_runs)
+            for colour, code in enumerate(colour_moves):
+                kept_id, code = divmod(code, _PLAN_KEPT)
+                code, in_runs = divmod(code, _PLAN_LAID)
+                run_plan, optional_laid = divmod(code, _PLAN_LAID)
+                goes_on, started = run_plans[run_plan]
+                kept.update(self.kept_runs[kept_id])
                 code = _code(colour, number)
                 used += [code] * optional_laid
                 pieces = [code] * in_runs + [JOKER] * (sum(goes_on) + started - in_runs)
