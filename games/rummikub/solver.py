@@ -41,12 +41,13 @@ layout found is kept.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
 from itertools import permutations, product
 from operator import itemgetter
+from typing import Any, Generic, TypeVar
 
 from games.core import GameError
 from games.rummikub.tiles import (
@@ -83,11 +84,39 @@ _VALUE_FIRST = 64 * 256
 _VALUE_TIE = 64
 _STATE_BITS = 12  # bits per colour state id in a packed key
 _KEEP_BUDGET = 120  # states the search for the fewest broken sets may expand before settling
-# The caches of moves shared between solves are emptied before a solve once they hold this
-# many colour moves (about 1 KiB each, with the moves they were built from). Unbounded, they
-# grew by 170 MiB over the 9020 bench positions. Bounded by least recent use instead, a slow
-# solve needing more entries than the bound would evict its own and rebuild them in turn.
+# The caches of moves shared between solves keep two generations: before a solve, once the
+# recent one holds this many colour moves, it becomes the older one, and the older one is
+# dropped; an entry used again comes back to the recent one. Unbounded, they grew by
+# 170 MiB over the 9020 bench positions. Emptied all at once, the next solves would build
+# again what they share with the last ones; bounded by least recent use, a slow solve
+# needing more entries than the bound would evict its own and rebuild them in turn.
 _COLOUR_MOVES_KEPT = 2048
+
+
+_Value = TypeVar("_Value")
+
+
+class _Memo(Generic[_Value]):
+    """A pure function's results by arguments, in two generations (see ``_COLOUR_MOVES_KEPT``)."""
+
+    def __init__(self, function: Callable[..., _Value]) -> None:
+        self.function = function
+        self.recent: dict[tuple, _Value] = {}
+        self.older: dict[tuple, _Value] = {}
+        self.__doc__ = function.__doc__
+
+    def __call__(self, *arguments: Any) -> _Value:
+        value = self.recent.get(arguments)
+        if value is None:
+            value = self.older.get(arguments)
+            if value is None:
+                value = self.function(*arguments)
+            self.recent[arguments] = value
+        return value
+
+    def age(self) -> None:
+        """The recent entries become the older ones; the older ones are dropped."""
+        self.older, self.recent = self.recent, {}
 
 
 class Objective(Enum):
@@ -208,7 +237,7 @@ Move = tuple[int, int, int, int, int]
 GivenMoves = tuple[tuple[int, tuple[FreeMove, ...]], ...]  # (tiles given to groups, the moves giving that)
 
 
-@cache
+@_Memo
 def _free_moves(
     state: int,
     slots: int,
@@ -293,7 +322,7 @@ def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
     return tuple(budgets), sum(1 << given for given in moves)
 
 
-@cache
+@_Memo
 def _plain_moves(
     state: int,
     forced: int,
@@ -322,8 +351,8 @@ def _plain_moves(
     return tuple((given, tuple(options)) for given, options in moves.items())
 
 
-@cache
-def _plain_colour_moves(state: int, forced: int, *arguments: int, shift: int) -> ColourMoves:
+@_Memo
+def _plain_colour_moves(shift: int, state: int, forced: int, *arguments: int) -> ColourMoves:
     """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key."""
     return _by_joker_budget(
         {
@@ -375,7 +404,7 @@ def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
             yield (item, *rest)
 
 
-@cache
+@_Memo
 def _group_choices(available: tuple[int, ...], jokers: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Tiles each colour can give to the groups of one number (bit g of ``available[c]``: colour c
     can give g tiles), and the jokers joining them.
@@ -913,7 +942,7 @@ class _Search:
         )
         if not problem.existing:
             # Without existing sets, a colour state id is its run state.
-            return _plain_colour_moves(state_id, problem.forced[kind], *arguments, shift=shift)
+            return _plain_colour_moves(shift, state_id, problem.forced[kind], *arguments)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
         jokers_here = self.run_jokers_at.get(number)
@@ -1377,9 +1406,9 @@ def _layout(
 
 
 def _forget_moves_past_limit() -> None:
-    if _plain_colour_moves.cache_info().currsize > _COLOUR_MOVES_KEPT:
-        for cached in (_plain_colour_moves, _plain_moves, _free_moves, _group_choices):
-            cached.cache_clear()
+    if len(_plain_colour_moves.recent) > _COLOUR_MOVES_KEPT:
+        for memo in (_plain_colour_moves, _plain_moves, _free_moves, _group_choices):
+            memo.age()
 
 
 def best_play(
