@@ -310,16 +310,24 @@ _MOST_JOKERS = 3  # two bits of a packed key
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
     budgets: list[tuple[tuple[Move, ...], ...]] = [()] * (COPIES + 1)
     for given, options in moves.items():
-        options.sort(key=itemgetter(2), reverse=True)  # most score first,
-        options.sort(key=itemgetter(1))  # then fewest jokers first
+        if len(options) > 1:
+            options.sort(key=itemgetter(2), reverse=True)  # most score first,
+            options.sort(key=itemgetter(1))  # then fewest jokers first
+        every = tuple(options)
+        if options[-1][1] == 0:  # no move places a joker
+            budgets[given] = (every,) * (_MOST_JOKERS + 1)
+            continue
         lists: list[tuple[Move, ...]] = []
         end = 0
         for budget in range(_MOST_JOKERS + 1):
             while end < len(options) and options[end][1] <= budget:
                 end += 1
-            lists.append(tuple(options[:end]))
+            lists.append(every if end == len(every) else every[:end])
         budgets[given] = tuple(lists)
     return tuple(budgets), sum(1 << given for given in moves)
+
+
+_NO_MOVES: ColourMoves = (((),) * (COPIES + 1), 0)
 
 
 @_Memo
@@ -945,6 +953,13 @@ class _Search:
             return _plain_colour_moves(shift, state_id, problem.forced[kind], *arguments)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
+        if not locked and not starting:
+            # No existing run kept here: the moves are those without existing sets, shared
+            # between searches (a colour state id without kept runs is its run state).
+            free_forced = problem.forced[kind] - group_taken
+            return (
+                _plain_colour_moves(shift, state, free_forced, *arguments) if free_forced >= 0 else _NO_MOVES
+            )
         jokers_here = self.run_jokers_at.get(number)
         ending_here = self.runs_ending.get(number)
         moves: dict[int, list[Move]] = {}
@@ -1034,8 +1049,12 @@ def _split(
     budget: int | None = None,
     jokers_at: Sequence[int] = (),
     forced_form_sets: bool = False,
+    floor: int = _NONE,
 ) -> _Split | None:
     """The best split of ``forced`` (which holds the tiles of ``existing``) plus some of ``optional``.
+
+    ``floor``: only a split scoring more is wanted; None if there is none (the search prunes
+    with it from the start).
 
     ``jokers_at``: the numbers the table's jokers stand for now, where the search starts.
     ``forced_form_sets``: the forced tiles are a valid table as they stand, so laying
@@ -1078,7 +1097,7 @@ def _split(
         spare = replace(problem, forced_jokers=0, optional_jokers=jokers, joker_weight=0)
         # Spare jokers score nothing until attached: a split laying only them must not be
         # taken for laying nothing.
-        split = _race(spare, budget, jokers_at, forced_form_sets and not optional_jokers)
+        split = _race(spare, budget, jokers_at, forced_form_sets and not optional_jokers, floor)
         if split is None:
             return None
         sets = [list(s) for s in split.sets]
@@ -1087,12 +1106,16 @@ def _split(
             used = tuple(code for code in split.used if not is_joker(code)) + (JOKER,) * optional_jokers
             return replace(split, used=used, sets=tuple(tuple(s) for s in sets))
     if mirror:
-        return _race(problem, budget, jokers_at, forced_form_sets)
-    return _Search(problem, budget, _Best(0) if forced_form_sets else None).run()
+        return _race(problem, budget, jokers_at, forced_form_sets, floor)
+    return _Search(problem, budget, _Best(max(floor, 0) if forced_form_sets else floor)).run()
 
 
 def _race(
-    problem: _Problem, budget: int | None, jokers_at: Sequence[int] = (), forced_form_sets: bool = False
+    problem: _Problem,
+    budget: int | None,
+    jokers_at: Sequence[int] = (),
+    forced_form_sets: bool = False,
+    floor: int = _NONE,
 ) -> _Split | None:
     """Walk the numbers up and down at once, a number at a time for the one that has done
     less, sharing what they find, and stop at the first proof: which way is quick depends
@@ -1102,7 +1125,7 @@ def _race(
     search; upwards if that says nothing.
     """
     downwards_first = sum(jokers_at) > len(jokers_at) * (LOWEST + HIGHEST) / 2
-    best = _Best(0) if forced_form_sets else _Best()  # laying nothing scores 0
+    best = _Best(max(floor, 0) if forced_form_sets else floor)  # laying nothing scores 0
     leader = _Search(_mirrored(problem) if downwards_first else problem, budget, best)
     walks = {leader: leader.walk()}
     work_before = {leader: 0}  # states a search had expanded when they began to take turns
@@ -1296,6 +1319,10 @@ def _fewest_changes(table: Table, tiles: Sequence[str], known: Layout | None = N
     split of the first ``depth`` rings that breaks at most ``depth + 1`` sets cannot be
     beaten. None when no ring gives a layout within the search budget.
 
+    Each ring's search looks only for layouts breaking fewer sets than the best one known,
+    which bounds it from the start; finding none, the best one known is the best within
+    those rings, so the rule above holds for it.
+
     ``known``: a layout of these tiles found already, kept unless the search finds one
     breaking fewer sets; the rings are not searched when it breaks only two, as no set
     alone could take the tiles.
@@ -1313,20 +1340,24 @@ def _fewest_changes(table: Table, tiles: Sequence[str], known: Layout | None = N
     if known is not None and known.broken <= 2:
         return known
     best: tuple[frozenset[int], tuple[tuple[str, ...], ...]] | None = None
+    fewest_broken = None if known is None else known.broken  # of the best layout known
     for depth in range(1, max(rings, default=0) + 1):
         candidates = [p for p, ring in enumerate(rings) if 0 < ring <= depth]
         pool = [*tiles, *(code for p in candidates for code in sets[p])]
+        # A split scores the sets it keeps: it must keep more of these than the best known.
+        floor = _NONE if fewest_broken is None else (len(candidates) - fewest_broken) * _KEEP
         try:
             around = [sets[p] for p in candidates]
-            split = _split(pool, existing=around, budget=_KEEP_BUDGET, jokers_at=_jokers_at(around))
+            split = _split(
+                pool, existing=around, budget=_KEEP_BUDGET, jokers_at=_jokers_at(around), floor=floor
+            )
         except _GaveUp:
             break
-        if split is None:
-            continue
-        kept = everything - set(candidates) | {candidates[i] for i in split.kept}
-        if best is None or len(kept) > len(best[0]):
+        if split is not None:
+            kept = everything - set(candidates) | {candidates[i] for i in split.kept}
             best = (kept, split.sets)
-        if len(candidates) - len(split.kept) <= depth + 1:
+            fewest_broken = len(sets) - len(kept)
+        if fewest_broken is not None and fewest_broken <= depth + 1:
             break
     found = None if best is None else _layout(table, tiles, *best)
     return known if known is not None and (found is None or known.broken < found.broken) else found
