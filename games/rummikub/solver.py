@@ -579,16 +579,8 @@ class _Search:
             for c in range(_COLOUR_COUNT)
         ]
         reach = _JOKER_REACH if self.jokers else 0
-        near = [
-            [
-                any(
-                    present[c * HIGHEST + m - LOWEST]
-                    for m in range(max(LOWEST, n - reach), min(HIGHEST, n + reach) + 1)
-                )
-                for n in range(LOWEST, HIGHEST + 1)
-            ]
-            for c in range(_COLOUR_COUNT)
-        ]
+        rows = [present[c * HIGHEST : (c + 1) * HIGHEST] for c in range(_COLOUR_COUNT)]
+        near = [[any(row[max(0, i - reach) : i + reach + 1]) for i in range(HIGHEST)] for row in rows]
         self.joker_room = [
             [min(self.jokers, self.slots) if near[c][n - 1] else 0 for n in range(LOWEST, HIGHEST + 1)]
             for c in range(_COLOUR_COUNT)
@@ -664,7 +656,7 @@ class _Search:
                 sum(
                     problem.optional[kind] * problem.tile_weight[kind]
                     for kind in kinds
-                    if _without_jokers(present, kind)
+                    if problem.optional[kind] and _without_jokers(present, kind)
                 )
             )
             starting = sum(len(self.runs_starting.get((c, number), ())) for c in range(_COLOUR_COUNT))
@@ -1394,26 +1386,34 @@ def _rings(sets: list[tuple[str, ...]], tiles: Sequence[str]) -> list[int]:
     can fill); 0 for sets never reached, which a best layout never needs to touch.
     """
     gap = 1 + sum(s.count(JOKER) for s in sets) + list(tiles).count(JOKER)
+    # Each set as: holds a joker?, its numbers, its tiles as (colour, number).
+    Summary = tuple[bool, frozenset[int], tuple[tuple[str, int], ...]]
 
-    def meet(first: Sequence[str], second: Sequence[str]) -> bool:
-        if JOKER in first or JOKER in second:
+    def summary(tiles: Sequence[str]) -> Summary:
+        real = tuple((colour_of(code), number_of(code)) for code in tiles if not is_joker(code))
+        return len(real) < len(tiles), frozenset(number for _, number in real), real
+
+    def meet(first: Summary, second: Summary) -> bool:
+        if first[0] or second[0] or not first[1].isdisjoint(second[1]):
             return True
         return any(
-            number_of(a) == number_of(b)
-            or (colour_of(a) == colour_of(b) and abs(number_of(a) - number_of(b)) <= gap)
-            for a in first
-            for b in second
+            colour == other_colour and abs(number - other_number) <= gap
+            for colour, number in first[2]
+            for other_colour, other_number in second[2]
         )
 
+    summaries = [summary(s) for s in sets]
     ring = [0] * len(sets)
-    frontier: list[Sequence[str]] = [tiles]
+    frontier = [summary(tiles)]
     depth = 0
     while frontier:
         depth += 1
-        reached = [p for p, s in enumerate(sets) if not ring[p] and any(meet(s, other) for other in frontier)]
+        reached = [
+            p for p, s in enumerate(summaries) if not ring[p] and any(meet(s, other) for other in frontier)
+        ]
         for p in reached:
             ring[p] = depth
-        frontier = [sets[p] for p in reached]
+        frontier = [summaries[p] for p in reached]
     return ring
 
 
