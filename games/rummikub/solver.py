@@ -234,7 +234,7 @@ FreeMove = tuple[int, int, int, int, int]  # next run state, jokers, score gain,
 # Its part of the next packed key (colour state id and jokers placed), jokers, score gain,
 # meld value, plan code (with the runs kept).
 Move = tuple[int, int, int, int, int]
-GivenMoves = tuple[tuple[int, tuple[FreeMove, ...]], ...]  # (tiles given to groups, the moves giving that)
+GivenMoves = tuple[tuple[FreeMove, ...], ...]  # [tiles given to groups]: the moves giving that many
 
 
 @_Memo
@@ -293,41 +293,39 @@ def _free_moves(
             ):
                 by_groups.setdefault(given, []).append(move)
     return tuple(
-        (given, tuple(sorted(moves, key=lambda move: (move[1], -move[2]))))
-        for given, moves in by_groups.items()
+        tuple(sorted(by_groups.get(given, ()), key=lambda move: (move[1], -move[2])))
+        for given in range(COPIES + 1)
     )
 
 
-# One colour's moves by tiles given to groups (index g: g tiles given; empty when g is not
-# possible), each as lists by joker budget (the moves placing at most that many jokers,
-# fewest first); and a mask, bit g set when g is possible.
-# Cached moves are held in tuples of ints, with no dict, which the garbage collector stops
-# tracking: the caches grow large, and collections that walk them would stall long searches.
-ColourMoves = tuple[tuple[tuple[tuple[Move, ...], ...], ...], int]
+# One colour's moves by tiles given to groups g and joker budget b at index g * 4 + b: the
+# moves giving g tiles and placing at most b jokers, fewest first (empty when g is not
+# possible); at index _MASK, a mask, bit g set when g is possible.
+# Cached moves are held in flat tuples of ints, with no dict, which the garbage collector
+# stops tracking: the caches grow large, and collections that walk them would stall long
+# searches. It untracks one level of nested tuples per pass, so the fewer levels the better.
+ColourMoves = tuple  # (tuple[Move, ...], ..., int)
 _MOST_JOKERS = 3  # two bits of a packed key
+_BUDGETS = _MOST_JOKERS + 1  # written 4 in the search's loops
+_MASK = (COPIES + 1) * _BUDGETS
 
 
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
-    budgets: list[tuple[tuple[Move, ...], ...]] = [()] * (COPIES + 1)
+    lists: list[tuple[Move, ...]] = [()] * _MASK
     for given, options in moves.items():
         if len(options) > 1:
             options.sort(key=itemgetter(2), reverse=True)  # most score first,
             options.sort(key=itemgetter(1))  # then fewest jokers first
         every = tuple(options)
-        if options[-1][1] == 0:  # no move places a joker
-            budgets[given] = (every,) * (_MOST_JOKERS + 1)
-            continue
-        lists: list[tuple[Move, ...]] = []
         end = 0
-        for budget in range(_MOST_JOKERS + 1):
+        for budget in range(_BUDGETS):
             while end < len(options) and options[end][1] <= budget:
                 end += 1
-            lists.append(every if end == len(every) else every[:end])
-        budgets[given] = tuple(lists)
-    return tuple(budgets), sum(1 << given for given in moves)
+            lists[given * _BUDGETS + budget] = every if end == len(every) else every[:end]
+    return (*lists, sum(1 << given for given in moves))
 
 
-_NO_MOVES: ColourMoves = (((),) * (COPIES + 1), 0)
+_NO_MOVES: ColourMoves = ((),) * _MASK + (0,)
 
 
 @_Memo
@@ -349,14 +347,14 @@ def _plain_moves(
     """
     lengths_of = _run_states(slots)
     moves: dict[int, list[FreeMove]] = {}
-    for given, free_moves in _free_moves(
-        state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room
+    for given, free_moves in enumerate(
+        _free_moves(state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room)
     ):
         for move in free_moves:
             lengths = lengths_of[move[0]]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
                 moves.setdefault(given, []).append(move)
-    return tuple((given, tuple(options)) for given, options in moves.items())
+    return tuple(tuple(moves.get(given, ())) for given in range(COPIES + 1))
 
 
 @_Memo
@@ -368,7 +366,8 @@ def _plain_colour_moves(shift: int, state: int, forced: int, *arguments: int) ->
                 ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, plan)
                 for following, jokers, gain, worth, plan in free_moves
             ]
-            for given, free_moves in _plain_moves(state, forced, *arguments)
+            for given, free_moves in enumerate(_plain_moves(state, forced, *arguments))
+            if free_moves
         }
     )
 
@@ -853,24 +852,28 @@ class _Search:
             # Each colour's moves, written out colour by colour: this is the search's inner
             # loop. One int as the cache key: a tuple costs more to build and to hash.
             taken0, taken1, taken2, taken3 = keep.taken
-            first, mask0 = cache.get(((state0 * 4 + taken0) * 16 + number) * 4) or self._colour_moves(
+            first = cache.get(((state0 * 4 + taken0) * 16 + number) * 4) or self._colour_moves(
                 0, number, state0, taken0
             )
+            mask0 = first[_MASK]
             if not mask0:
                 continue
-            second, mask1 = cache.get(((state1 * 4 + taken1) * 16 + number) * 4 + 1) or self._colour_moves(
+            second = cache.get(((state1 * 4 + taken1) * 16 + number) * 4 + 1) or self._colour_moves(
                 1, number, state1, taken1
             )
+            mask1 = second[_MASK]
             if not mask1:
                 continue
-            third, mask2 = cache.get(((state2 * 4 + taken2) * 16 + number) * 4 + 2) or self._colour_moves(
+            third = cache.get(((state2 * 4 + taken2) * 16 + number) * 4 + 2) or self._colour_moves(
                 2, number, state2, taken2
             )
+            mask2 = third[_MASK]
             if not mask2:
                 continue
-            fourth, mask3 = cache.get(((state3 * 4 + taken3) * 16 + number) * 4 + 3) or self._colour_moves(
+            fourth = cache.get(((state3 * 4 + taken3) * 16 + number) * 4 + 3) or self._colour_moves(
                 3, number, state3, taken3
             )
+            mask3 = fourth[_MASK]
             if not mask3:
                 continue
             base_score = len(keep.kept) * _KEEP
@@ -887,18 +890,18 @@ class _Search:
                 # Each move brings its part of the key (its colour's state and its jokers), and
                 # each colour only the moves the jokers left allow; sums are carried from loop
                 # to loop.
-                for key0, j0, p0, m0, i0 in first[g0][budget]:
+                for key0, j0, p0, m0, i0 in first[g0 * 4 + budget]:
                     key0 += (jokers - budget) << _JOKERS_AT  # the jokers placed before the runs
                     left0 = budget - j0
                     score0 = group_score + p0
-                    for key1, j1, p1, m1, i1 in second[g1][left0]:
+                    for key1, j1, p1, m1, i1 in second[g1 * 4 + left0]:
                         key01 = key0 + key1
                         left01 = left0 - j1
                         score01 = score0 + p1
-                        for key2, j2, p2, m2, i2 in third[g2][left01]:
+                        for key2, j2, p2, m2, i2 in third[g2 * 4 + left01]:
                             key012 = key01 + key2
                             score012 = score01 + p2
-                            for key3, _, p3, m3, i3 in fourth[g3][left01 - j2]:
+                            for key3, _, p3, m3, i3 in fourth[g3 * 4 + left01 - j2]:
                                 new_key = key012 + key3
                                 if meld_minimum:
                                     new_key |= min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
@@ -971,7 +974,9 @@ class _Search:
                 state_ids = self.colour_state_ids.setdefault(going_on, {})
                 kept_score = len(kept) * _KEEP
                 kept_code = self._kept_id(kept) * _PLAN_KEPT
-                for given, free_moves in _plain_moves(state, free_forced, *arguments):
+                for given, free_moves in enumerate(_plain_moves(state, free_forced, *arguments)):
+                    if not free_moves:
+                        continue
                     options = moves.setdefault(given, [])
                     for following, run_jokers, gain, meld, plan in free_moves:
                         jokers = run_jokers + locked_jokers
