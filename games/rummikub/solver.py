@@ -1064,8 +1064,8 @@ def _split(
     with every joker placed by the walk. Not for the initial meld, where the number a
     joker stands for counts.
     """
-    optional = _placeable(forced, optional)
-    if _homeless(forced, Counter(forced) + Counter(optional)) is not None:
+    optional = _placeable(forced, optional) if optional else []
+    if _homeless(forced, Counter(forced) + Counter(optional) if optional else Counter(forced)) is not None:
         return None
     forced_counts, forced_jokers = _counts(forced)
     optional_counts, optional_jokers = _counts(optional)
@@ -1214,17 +1214,21 @@ def can_split(tiles: Sequence[str]) -> bool:
 
 
 def _fits_somewhere(code: str, pool: Counter[str]) -> bool:
-    """Whether some valid set holds ``code`` with other tiles of ``pool`` (which holds it too)."""
+    """Whether some valid set holds ``code`` with other tiles of ``pool`` (which holds it too).
+
+    ``pool`` holds positive counts only (as ``Counter`` builds and adds them): a tile is in
+    it when its code is a key, looked up without ``Counter.__missing__``.
+    """
     if is_joker(code):
         return sum(pool.values()) >= MIN_SET_SIZE
-    jokers = pool[JOKER]
+    jokers = pool.get(JOKER, 0)
     colour, number = colour_of(code), number_of(code)
-    group_mates = sum(1 for other in COLOURS if other != colour and pool[f"{other}{number}"])
+    group_mates = sum(1 for other in COLOURS if other != colour and f"{other}{number}" in pool)
     if group_mates + jokers >= MIN_SET_SIZE - 1:
         return True
     for start in range(max(LOWEST, number - MIN_SET_SIZE + 1), min(number, HIGHEST - MIN_SET_SIZE + 1) + 1):
         if (
-            sum(1 for n in range(start, start + MIN_SET_SIZE) if n != number and not pool[f"{colour}{n}"])
+            sum(1 for n in range(start, start + MIN_SET_SIZE) if n != number and f"{colour}{n}" not in pool)
             <= jokers
         ):
             return True
@@ -1233,7 +1237,7 @@ def _fits_somewhere(code: str, pool: Counter[str]) -> bool:
 
 def _homeless(tiles: Sequence[str], pool: Counter[str]) -> str | None:
     """The first of ``tiles`` that no valid set made from ``pool`` can hold, if any."""
-    return next((code for code in tiles if not _fits_somewhere(code, pool)), None)
+    return next((code for code in dict.fromkeys(tiles) if not _fits_somewhere(code, pool)), None)
 
 
 def _placeable(forced: Sequence[str], optional: Sequence[str]) -> list[str]:
