@@ -554,7 +554,7 @@ _NO_GROUP_KEPT = _GroupKeep((), (0,) * _COLOUR_COUNT, 0)
 _STATE_MASK = (1 << _STATE_BITS) - 1
 _JOKERS_AT = _STATE_BITS * _COLOUR_COUNT
 _MELD_AT = _JOKERS_AT + 2
-_DEPTH_FIRST_BUDGET = 1000  # states the depth-first search expands before the walk number by number
+_DEPTH_FIRST_BUDGET = 3000  # states the depth-first search expands before the walk number by number
 _HEAD_START = 2000  # states the leading walk expands before the other one starts
 
 Decision = tuple  # (group keep, group jokers, tiles given to groups, each colour's plan code)
