@@ -16,19 +16,28 @@ rummikub-solver is listed: there should be none.
 
 During the initial meld our rules forbid touching the table, so rummikub-solver gets the
 rack alone there (its initial mode would otherwise add table moves in the same turn).
+
+rummikub-solver runs in a child process (spawned, so it holds none of the parent's
+memory), fed each position through a pipe as the game reaches it and timed in the child
+around its one solve call: the main process's RSS growth is then our solver's and the
+simulation's alone, and the child reports its own. The two solvers still take turns on
+each position, never at the same time.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import resource
 import statistics
 import sys
 import time
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -71,6 +80,26 @@ def simulate(games: int, seed: int, play_chance: float) -> Iterator[Position]:
             play = game.best_play(seat) if rng.random() < play_chance else None
             game.apply(seat, play or {"type": "draw"})
             turn += 1
+
+
+class Answers:
+    """Answers kept as columns of numbers: objects kept by the thousand would make each pass
+    of the garbage collector during our timed solves longer, a cost of the bench, not of the
+    solver.
+    """
+
+    def __init__(self) -> None:
+        self.seconds = array("d")
+        self.tiles = array("q")
+        self.sets_changed = array("q")
+
+    def append(self, answer: Answer) -> None:
+        self.seconds.append(answer.seconds)
+        self.tiles.append(answer.tiles)
+        self.sets_changed.append(answer.sets_changed)
+
+    def __iter__(self) -> Iterator[Answer]:
+        return map(Answer, self.seconds, self.tiles, self.sets_changed)
 
 
 def ours(fewest_changes: bool) -> Callable[[Position], Answer]:
@@ -120,15 +149,15 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def row(name: str, answers: Sequence[Answer]) -> str:
-    times = [a.seconds * 1000 for a in answers]
+def row(name: str, answers: Answers) -> str:
+    times = [seconds * 1000 for seconds in answers.seconds]
     return (
         f"| {name} | {statistics.median(times):.2f} | {percentile(times, 0.99):.2f} | {max(times):.2f} "
         f"| {sum(a.tiles for a in answers)} | {statistics.mean(a.sets_changed for a in answers):.2f} |"
     )
 
 
-def compare(positions: Sequence[tuple[int, int]], answers: dict[str, list[Answer]]) -> None:
+def compare(positions: Sequence[tuple[int, int]], answers: dict[str, Answers]) -> None:
     other = answers[THEIRS]
     for name in (FEWEST, ANY_TABLE):
         mine = answers[name]
@@ -151,6 +180,47 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+WARM_UP = Position(-1, 0, (("k1", "k2", "k3"),), ("r4", "r5", "r6", "b7"), False)
+
+
+def serve_theirs(connection: Connection) -> None:
+    """The child process: answer each position sent with rummikub-solver's; None ends it.
+
+    Sends its peak RSS after the import and a first solve, then an Answer per position,
+    then, at the end, its peak RSS again.
+    """
+    solve = theirs()
+    solve(WARM_UP)
+    connection.send(peak_rss_mib())
+    while (position := connection.recv()) is not None:
+        connection.send(solve(position))
+    connection.send(peak_rss_mib())
+    connection.close()
+
+
+class Child:
+    """rummikub-solver in a spawned process, called like the other solvers."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.connection, child_end = context.Pipe()
+        self.process = context.Process(target=serve_theirs, args=(child_end,), daemon=True)
+        self.process.start()
+        child_end.close()
+        self.rss_start: float = self.connection.recv()
+
+    def __call__(self, position: Position) -> Answer:
+        self.connection.send(position)
+        return self.connection.recv()
+
+    def close(self) -> float:
+        """Stop the child; its peak RSS at the end."""
+        self.connection.send(None)
+        rss_end: float = self.connection.recv()
+        self.process.join()
+        return rss_end
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -159,25 +229,33 @@ def main() -> None:
     parser.add_argument("--ours-only", action="store_true", help="skip rummikub-solver")
     arguments = parser.parse_args()
 
-    solvers = {FEWEST: ours(fewest_changes=True), ANY_TABLE: ours(fewest_changes=False)}
-    if not arguments.ours_only:
-        solvers[THEIRS] = theirs()
-    # After the imports and a first solve (cvxpy's take 30 MiB): what follows is what solving adds.
-    warm_up = Position(-1, 0, (("k1", "k2", "k3"),), ("r4", "r5", "r6", "b7"), False)
-    for solve in solvers.values():
-        solve(warm_up)
+    solvers: dict[str, Callable[[Position], Answer]] = {
+        FEWEST: ours(fewest_changes=True),
+        ANY_TABLE: ours(fewest_changes=False),
+    }
+    child = None if arguments.ours_only else Child()
+    if child is not None:
+        solvers[THEIRS] = child
+    # After the imports and a first solve: what follows is what solving adds.
+    for name, solve in solvers.items():
+        if name != THEIRS:
+            solve(WARM_UP)
     rss_start = peak_rss_mib()
     started = time.perf_counter()
     positions: list[tuple[int, int]] = []
-    answers: dict[str, list[Answer]] = {name: [] for name in solvers}
+    answers = {name: Answers() for name in solvers}
     for position in simulate(arguments.games, arguments.seed, arguments.play_chance):
         positions.append((position.game, position.turn))
         for name, solve in solvers.items():
             answers[name].append(solve(position))
     print(f"{len(positions)} positions from {arguments.games} games ({time.perf_counter() - started:.0f} s)")
     rss_end = peak_rss_mib()
-    print(f"peak RSS: {rss_start:.0f} MiB after a first solve, {rss_end:.0f} MiB at the end: ", end="")
-    print(f"growth {rss_end - rss_start:.0f} MiB")
+    print(f"main process (ours, simulation), peak RSS: {rss_start:.0f} MiB after a first solve, ", end="")
+    print(f"{rss_end:.0f} MiB at the end: growth {rss_end - rss_start:.0f} MiB")
+    if child is not None:
+        child_end = child.close()
+        print(f"child process ({THEIRS}), peak RSS: {child.rss_start:.0f} MiB after a first solve, ", end="")
+        print(f"{child_end:.0f} MiB at the end: growth {child_end - child.rss_start:.0f} MiB")
     print("\n| solver | median ms | p99 ms | max ms | tiles laid (sum) | sets changed (mean) |")
     print("|---|---|---|---|---|---|")
     for name, results in answers.items():

@@ -41,12 +41,13 @@ layout found is kept.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
 from itertools import permutations, product
 from operator import itemgetter
+from typing import Any, Generic, TypeVar
 
 from games.core import GameError
 from games.rummikub.tiles import (
@@ -83,11 +84,39 @@ _VALUE_FIRST = 64 * 256
 _VALUE_TIE = 64
 _STATE_BITS = 12  # bits per colour state id in a packed key
 _KEEP_BUDGET = 120  # states the search for the fewest broken sets may expand before settling
-# The caches of moves shared between solves are emptied before a solve once they hold this
-# many colour moves (about 1 KiB each, with the moves they were built from). Unbounded, they
-# grew by 170 MiB over the 9020 bench positions. Bounded by least recent use instead, a slow
-# solve needing more entries than the bound would evict its own and rebuild them in turn.
+# The caches of moves shared between solves keep two generations: before a solve, once the
+# recent one holds this many colour moves, it becomes the older one, and the older one is
+# dropped; an entry used again comes back to the recent one. Unbounded, they grew by
+# 170 MiB over the 9020 bench positions. Emptied all at once, the next solves would build
+# again what they share with the last ones; bounded by least recent use, a slow solve
+# needing more entries than the bound would evict its own and rebuild them in turn.
 _COLOUR_MOVES_KEPT = 2048
+
+
+_Value = TypeVar("_Value")
+
+
+class _Memo(Generic[_Value]):
+    """A pure function's results by arguments, in two generations (see ``_COLOUR_MOVES_KEPT``)."""
+
+    def __init__(self, function: Callable[..., _Value]) -> None:
+        self.function = function
+        self.recent: dict[tuple, _Value] = {}
+        self.older: dict[tuple, _Value] = {}
+        self.__doc__ = function.__doc__
+
+    def __call__(self, *arguments: Any) -> _Value:
+        value = self.recent.get(arguments)
+        if value is None:
+            value = self.older.get(arguments)
+            if value is None:
+                value = self.function(*arguments)
+            self.recent[arguments] = value
+        return value
+
+    def age(self) -> None:
+        """The recent entries become the older ones; the older ones are dropped."""
+        self.older, self.recent = self.recent, {}
 
 
 class Objective(Enum):
@@ -159,6 +188,24 @@ def _run_moves(slots: int) -> tuple[tuple[tuple[tuple[int, Plan], ...], ...], ..
 
 
 @cache
+def _run_plans(slots: int) -> tuple[tuple[Plan, ...], dict[Plan, int]]:
+    """Every plan of ``_run_moves(slots)``, in a fixed order, and each one's index in it."""
+    plans = sorted({plan for by_count in _run_moves(slots) for moves in by_count for _, plan in moves})
+    return tuple(plans), {plan: position for position, plan in enumerate(plans)}
+
+
+# A colour move's plan is one int, so that cached moves hold ints only: the plan of its runs
+# (index in ``_run_plans``), the optional tiles it lays, how many tiles go to runs, and the
+# existing runs it keeps whole (an index into its search's ``kept_runs``; 0 = none).
+_PLAN_LAID = _RUN_LENGTHS  # more than any count of tiles laid or given to runs
+_PLAN_KEPT = 1 << 20
+
+
+def _plan_code(run_plan: int, laid: int, in_runs: int) -> int:
+    return (run_plan * _PLAN_LAID + laid) * _PLAN_LAID + in_runs
+
+
+@cache
 def _closable(slots: int) -> frozenset[int]:
     return frozenset(
         i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state)
@@ -183,13 +230,14 @@ def _stronger_states(slots: int) -> tuple[frozenset[int], ...]:
     )
 
 
-FreeMove = tuple[int, int, int, int, tuple]  # next run state, jokers, score gain, meld value, plan
+FreeMove = tuple[int, int, int, int, int]  # next run state, jokers, score gain, meld value, plan code
 # Its part of the next packed key (colour state id and jokers placed), jokers, score gain,
-# meld value, (plan, runs kept).
-Move = tuple[int, int, int, int, tuple]
+# meld value, plan code (with the runs kept).
+Move = tuple[int, int, int, int, int]
+GivenMoves = tuple[tuple[FreeMove, ...], ...]  # [tiles given to groups]: the moves giving that many
 
 
-@cache
+@_Memo
 def _free_moves(
     state: int,
     slots: int,
@@ -200,13 +248,14 @@ def _free_moves(
     number: int,
     meld: bool,
     joker_room: int,
-) -> dict[int, tuple[FreeMove, ...]]:
+) -> GivenMoves:
     """One colour's moves at one number from a run state, by tiles given to groups, fewest jokers first.
 
     Moves another move beats (stronger runs, same jokers, no less score or meld value)
     are left out.
     """
     moves = _run_moves(slots)[state]
+    plan_ids = _run_plans(slots)[1]
     found: dict[tuple[int, int, int, int], FreeMove] = {}
     for laid in range(forced, forced + optional + 1):
         for run_jokers in range(joker_room + 1):
@@ -223,51 +272,63 @@ def _free_moves(
                             run_jokers,
                             gain,
                             meld_value,
-                            (plan, laid - forced, in_runs),
+                            _plan_code(plan_ids[plan], laid - forced, in_runs),
                         )
     stronger = _stronger_states(slots)
+    found_by_groups: dict[int, list[FreeMove]] = {}
+    for slot, move in found.items():
+        found_by_groups.setdefault(slot[0], []).append(move)
     by_groups: dict[int, list[FreeMove]] = {}
-    for (given, *_), move in found.items():
-        if not any(
-            other is not move
-            and other_given == given
-            and other[1] == move[1]
-            and other[2] >= move[2]
-            and other[3] >= move[3]
-            and (other[0] == move[0] or other[0] in stronger[move[0]])
-            for (other_given, *_), other in found.items()
-        ):
-            by_groups.setdefault(given, []).append(move)
-    return {
-        given: tuple(sorted(moves, key=lambda move: (move[1], -move[2])))
-        for given, moves in by_groups.items()
-    }
+    for given, rivals in found_by_groups.items():
+        for move in rivals:
+            state, jokers, gain, meld_value, _ = move
+            stronger_here = stronger[state]
+            if not any(
+                other is not move
+                and other[1] == jokers
+                and other[2] >= gain
+                and other[3] >= meld_value
+                and (other[0] == state or other[0] in stronger_here)
+                for other in rivals
+            ):
+                by_groups.setdefault(given, []).append(move)
+    return tuple(
+        tuple(sorted(by_groups.get(given, ()), key=lambda move: (move[1], -move[2])))
+        for given in range(COPIES + 1)
+    )
 
 
-# One colour's moves by tiles given to groups, each as lists by joker budget (the moves
-# placing at most that many jokers, fewest first); and a mask, bit g set when g is possible.
-# Cached moves are held in tuples of ints, which the garbage collector stops tracking: the
-# caches grow large, and collections that walk them would stall long searches.
-ColourMoves = tuple[dict[int, tuple[tuple[Move, ...], ...]], int]
+# One colour's moves by tiles given to groups g and joker budget b at index g * 4 + b: the
+# moves giving g tiles and placing at most b jokers, fewest first (empty when g is not
+# possible); at index _MASK, a mask, bit g set when g is possible.
+# Cached moves are held in flat tuples of ints, with no dict, which the garbage collector
+# stops tracking: the caches grow large, and collections that walk them would stall long
+# searches. It untracks one level of nested tuples per pass, so the fewer levels the better.
+ColourMoves = tuple  # (tuple[Move, ...], ..., int)
 _MOST_JOKERS = 3  # two bits of a packed key
+_BUDGETS = _MOST_JOKERS + 1  # written 4 in the search's loops
+_MASK = (COPIES + 1) * _BUDGETS
 
 
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
-    budgets: dict[int, tuple[tuple[Move, ...], ...]] = {}
+    lists: list[tuple[Move, ...]] = [()] * _MASK
     for given, options in moves.items():
-        options.sort(key=itemgetter(2), reverse=True)  # most score first,
-        options.sort(key=itemgetter(1))  # then fewest jokers first
-        lists: list[tuple[Move, ...]] = []
+        if len(options) > 1:
+            options.sort(key=itemgetter(2), reverse=True)  # most score first,
+            options.sort(key=itemgetter(1))  # then fewest jokers first
+        every = tuple(options)
         end = 0
-        for budget in range(_MOST_JOKERS + 1):
+        for budget in range(_BUDGETS):
             while end < len(options) and options[end][1] <= budget:
                 end += 1
-            lists.append(tuple(options[:end]))
-        budgets[given] = tuple(lists)
-    return budgets, sum(1 << given for given in moves)
+            lists[given * _BUDGETS + budget] = every if end == len(every) else every[:end]
+    return (*lists, sum(1 << given for given in moves))
 
 
-@cache
+_NO_MOVES: ColourMoves = ((),) * _MASK + (0,)
+
+
+@_Memo
 def _plain_moves(
     state: int,
     forced: int,
@@ -280,32 +341,33 @@ def _plain_moves(
     joker_room: int,
     supply: int,
     next_supply: int,
-) -> dict[int, tuple[FreeMove, ...]]:
+) -> GivenMoves:
     """``_free_moves`` without the runs that cannot go on: a run of 1 or 2 needs a tile (or a
     joker) at the next number, a run of 1 at the one after too.
     """
     lengths_of = _run_states(slots)
     moves: dict[int, list[FreeMove]] = {}
-    for given, free_moves in _free_moves(
-        state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room
-    ).items():
+    for given, free_moves in enumerate(
+        _free_moves(state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room)
+    ):
         for move in free_moves:
             lengths = lengths_of[move[0]]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
                 moves.setdefault(given, []).append(move)
-    return {given: tuple(options) for given, options in moves.items()}
+    return tuple(tuple(moves.get(given, ())) for given in range(COPIES + 1))
 
 
-@cache
-def _plain_colour_moves(state: int, forced: int, *arguments: int, shift: int) -> ColourMoves:
+@_Memo
+def _plain_colour_moves(shift: int, state: int, forced: int, *arguments: int) -> ColourMoves:
     """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key."""
     return _by_joker_budget(
         {
             given: [
-                ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, (plan, ()))
+                ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, plan)
                 for following, jokers, gain, worth, plan in free_moves
             ]
-            for given, free_moves in _plain_moves(state, forced, *arguments).items()
+            for given, free_moves in enumerate(_plain_moves(state, forced, *arguments))
+            if free_moves
         }
     )
 
@@ -349,7 +411,7 @@ def _subsets(items: Sequence[int], size: int) -> Iterator[tuple[int, ...]]:
             yield (item, *rest)
 
 
-@cache
+@_Memo
 def _group_choices(available: tuple[int, ...], jokers: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Tiles each colour can give to the groups of one number (bit g of ``available[c]``: colour c
     can give g tiles), and the jokers joining them.
@@ -477,10 +539,14 @@ class _Best:
             self.score, self.path, self.search = score, path, search
 
     def split(self) -> _Split | None:
-        if self.search is None or self.path is None:
+        """The best split found; the searches are let go (a search refers to this: a cycle
+        the garbage collector would have to find, keeping the search's tables alive until then).
+        """
+        search, self.search = self.search, None
+        if search is None or self.path is None:
             return None
-        split = self.search._rebuild(self.score, self.path)
-        return _unmirrored(split) if self.search.problem.mirrored else split
+        split = search._rebuild(self.score, self.path)
+        return _unmirrored(split) if search.problem.mirrored else split
 
 
 _NO_GROUP_KEPT = _GroupKeep((), (0,) * _COLOUR_COUNT, 0)
@@ -488,10 +554,10 @@ _NO_GROUP_KEPT = _GroupKeep((), (0,) * _COLOUR_COUNT, 0)
 _STATE_MASK = (1 << _STATE_BITS) - 1
 _JOKERS_AT = _STATE_BITS * _COLOUR_COUNT
 _MELD_AT = _JOKERS_AT + 2
-_DEPTH_FIRST_BUDGET = 1000  # states the depth-first search expands before the walk number by number
+_DEPTH_FIRST_BUDGET = 3000  # states the depth-first search expands before the walk number by number
 _HEAD_START = 2000  # states the leading walk expands before the other one starts
 
-Decision = tuple  # (group keep, group jokers, tiles given to groups, each colour's (plan, runs kept))
+Decision = tuple  # (group keep, group jokers, tiles given to groups, each colour's plan code)
 
 
 class _Search:
@@ -512,16 +578,8 @@ class _Search:
             for c in range(_COLOUR_COUNT)
         ]
         reach = _JOKER_REACH if self.jokers else 0
-        near = [
-            [
-                any(
-                    present[c * HIGHEST + m - LOWEST]
-                    for m in range(max(LOWEST, n - reach), min(HIGHEST, n + reach) + 1)
-                )
-                for n in range(LOWEST, HIGHEST + 1)
-            ]
-            for c in range(_COLOUR_COUNT)
-        ]
+        rows = [present[c * HIGHEST : (c + 1) * HIGHEST] for c in range(_COLOUR_COUNT)]
+        near = [[any(row[max(0, i - reach) : i + reach + 1]) for i in range(HIGHEST)] for row in rows]
         self.joker_room = [
             [min(self.jokers, self.slots) if near[c][n - 1] else 0 for n in range(LOWEST, HIGHEST + 1)]
             for c in range(_COLOUR_COUNT)
@@ -556,6 +614,8 @@ class _Search:
             (): {state: state for state, _ in self.colour_states}
         }
         self.move_cache: dict[int, ColourMoves] = {}
+        self.kept_runs: list[tuple[int, ...]] = [()]  # the existing runs a colour move keeps, by id
+        self.kept_ids: dict[tuple[int, ...], int] = {(): 0}
         self.group_choices: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
         # Only ints in the big tables: the garbage collector skips such dicts, and long
         # searches would otherwise pay for its passes. Decisions are found again for the
@@ -595,7 +655,7 @@ class _Search:
                 sum(
                     problem.optional[kind] * problem.tile_weight[kind]
                     for kind in kinds
-                    if _without_jokers(present, kind)
+                    if problem.optional[kind] and _without_jokers(present, kind)
                 )
             )
             starting = sum(len(self.runs_starting.get((c, number), ())) for c in range(_COLOUR_COUNT))
@@ -730,9 +790,10 @@ class _Search:
             children = self._children_of(step, key)
             for new_key in sorted(children, key=children.__getitem__, reverse=True):
                 path[step + 1] = new_key
-                visit(step + 1, new_key, score + children[new_key])
+                visit(step + 1, new_key, score + children[new_key])  # noqa: F821 (deleted below)
 
         visit(0, 0, 0)
+        del visit  # it refers to itself: a cycle holding ``seen`` until the garbage collector finds it
         return best[0], best[1], complete
 
     def _final_score(self, key: int, score: int) -> int | None:
@@ -791,24 +852,28 @@ class _Search:
             # Each colour's moves, written out colour by colour: this is the search's inner
             # loop. One int as the cache key: a tuple costs more to build and to hash.
             taken0, taken1, taken2, taken3 = keep.taken
-            first, mask0 = cache.get(((state0 * 4 + taken0) * 16 + number) * 4) or self._colour_moves(
+            first = cache.get(((state0 * 4 + taken0) * 16 + number) * 4) or self._colour_moves(
                 0, number, state0, taken0
             )
+            mask0 = first[_MASK]
             if not mask0:
                 continue
-            second, mask1 = cache.get(((state1 * 4 + taken1) * 16 + number) * 4 + 1) or self._colour_moves(
+            second = cache.get(((state1 * 4 + taken1) * 16 + number) * 4 + 1) or self._colour_moves(
                 1, number, state1, taken1
             )
+            mask1 = second[_MASK]
             if not mask1:
                 continue
-            third, mask2 = cache.get(((state2 * 4 + taken2) * 16 + number) * 4 + 2) or self._colour_moves(
+            third = cache.get(((state2 * 4 + taken2) * 16 + number) * 4 + 2) or self._colour_moves(
                 2, number, state2, taken2
             )
+            mask2 = third[_MASK]
             if not mask2:
                 continue
-            fourth, mask3 = cache.get(((state3 * 4 + taken3) * 16 + number) * 4 + 3) or self._colour_moves(
+            fourth = cache.get(((state3 * 4 + taken3) * 16 + number) * 4 + 3) or self._colour_moves(
                 3, number, state3, taken3
             )
+            mask3 = fourth[_MASK]
             if not mask3:
                 continue
             base_score = len(keep.kept) * _KEEP
@@ -825,18 +890,18 @@ class _Search:
                 # Each move brings its part of the key (its colour's state and its jokers), and
                 # each colour only the moves the jokers left allow; sums are carried from loop
                 # to loop.
-                for key0, j0, p0, m0, i0 in first[g0][budget]:
+                for key0, j0, p0, m0, i0 in first[g0 * 4 + budget]:
                     key0 += (jokers - budget) << _JOKERS_AT  # the jokers placed before the runs
                     left0 = budget - j0
                     score0 = group_score + p0
-                    for key1, j1, p1, m1, i1 in second[g1][left0]:
+                    for key1, j1, p1, m1, i1 in second[g1 * 4 + left0]:
                         key01 = key0 + key1
                         left01 = left0 - j1
                         score01 = score0 + p1
-                        for key2, j2, p2, m2, i2 in third[g2][left01]:
+                        for key2, j2, p2, m2, i2 in third[g2 * 4 + left01]:
                             key012 = key01 + key2
                             score012 = score01 + p2
-                            for key3, _, p3, m3, i3 in fourth[g3][left01 - j2]:
+                            for key3, _, p3, m3, i3 in fourth[g3 * 4 + left01 - j2]:
                                 new_key = key012 + key3
                                 if meld_minimum:
                                     new_key |= min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
@@ -854,6 +919,13 @@ class _Search:
         cache_key = ((state_id * 4 + group_taken) * 16 + number) * 4 + colour
         moves = self.move_cache[cache_key] = self._new_colour_moves(colour, number, state_id, group_taken)
         return moves
+
+    def _kept_id(self, kept: tuple[int, ...]) -> int:
+        kept_id = self.kept_ids.get(kept)
+        if kept_id is None:
+            kept_id = self.kept_ids[kept] = len(self.kept_runs)
+            self.kept_runs.append(kept)
+        return kept_id
 
     def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
         """See ``_colour_moves``; each next state id comes shifted to its colour's place in a packed key."""
@@ -873,9 +945,16 @@ class _Search:
         )
         if not problem.existing:
             # Without existing sets, a colour state id is its run state.
-            return _plain_colour_moves(state_id, problem.forced[kind], *arguments, shift=shift)
+            return _plain_colour_moves(shift, state_id, problem.forced[kind], *arguments)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
+        if not locked and not starting:
+            # No existing run kept here: the moves are those without existing sets, shared
+            # between searches (a colour state id without kept runs is its run state).
+            free_forced = problem.forced[kind] - group_taken
+            return (
+                _plain_colour_moves(shift, state, free_forced, *arguments) if free_forced >= 0 else _NO_MOVES
+            )
         jokers_here = self.run_jokers_at.get(number)
         ending_here = self.runs_ending.get(number)
         moves: dict[int, list[Move]] = {}
@@ -894,7 +973,10 @@ class _Search:
                 )
                 state_ids = self.colour_state_ids.setdefault(going_on, {})
                 kept_score = len(kept) * _KEEP
-                for given, free_moves in _plain_moves(state, free_forced, *arguments).items():
+                kept_code = self._kept_id(kept) * _PLAN_KEPT
+                for given, free_moves in enumerate(_plain_moves(state, free_forced, *arguments)):
+                    if not free_moves:
+                        continue
                     options = moves.setdefault(given, [])
                     for following, run_jokers, gain, meld, plan in free_moves:
                         jokers = run_jokers + locked_jokers
@@ -908,7 +990,7 @@ class _Search:
                                 jokers,
                                 gain + kept_score,
                                 meld,
-                                (plan, kept),
+                                plan + kept_code,
                             )
                         )
         return _by_joker_budget(moves)
@@ -919,14 +1001,19 @@ class _Search:
         """The split the walk found: ``path`` holds its state before each number and at the end."""
         problem = self.problem
         decisions = [self._decision(step, path[step], path[step + 1]) for step in range(len(self.numbers))]
+        run_plans = _run_plans(self.slots)[0]
         runs: list[list[list[str]]] = [[] for _ in range(_COLOUR_COUNT)]  # open runs, longest first
         sets: list[list[str]] = []
         used: list[str] = []
         kept: set[int] = set()
         for number, (keep, group_jokers, given, colour_moves) in zip(self.numbers, decisions, strict=True):
             kept.update(keep.kept)
-            for colour, (((goes_on, started), optional_laid, in_runs), kept_runs) in enumerate(colour_moves):
-                kept.update(kept_runs)
+            for colour, code in enumerate(colour_moves):
+                kept_id, code = divmod(code, _PLAN_KEPT)
+                code, in_runs = divmod(code, _PLAN_LAID)
+                run_plan, optional_laid = divmod(code, _PLAN_LAID)
+                goes_on, started = run_plans[run_plan]
+                kept.update(self.kept_runs[kept_id])
                 code = _code(colour, number)
                 used += [code] * optional_laid
                 pieces = [code] * in_runs + [JOKER] * (sum(goes_on) + started - in_runs)
@@ -959,8 +1046,12 @@ def _split(
     budget: int | None = None,
     jokers_at: Sequence[int] = (),
     forced_form_sets: bool = False,
+    floor: int = _NONE,
 ) -> _Split | None:
     """The best split of ``forced`` (which holds the tiles of ``existing``) plus some of ``optional``.
+
+    ``floor``: only a split scoring more is wanted; None if there is none (the search prunes
+    with it from the start).
 
     ``jokers_at``: the numbers the table's jokers stand for now, where the search starts.
     ``forced_form_sets``: the forced tiles are a valid table as they stand, so laying
@@ -973,8 +1064,8 @@ def _split(
     with every joker placed by the walk. Not for the initial meld, where the number a
     joker stands for counts.
     """
-    optional = _placeable(forced, optional)
-    if _homeless(forced, Counter(forced) + Counter(optional)) is not None:
+    optional = _placeable(forced, optional) if optional else []
+    if _homeless(forced, Counter(forced) + Counter(optional) if optional else Counter(forced)) is not None:
         return None
     forced_counts, forced_jokers = _counts(forced)
     optional_counts, optional_jokers = _counts(optional)
@@ -1003,7 +1094,7 @@ def _split(
         spare = replace(problem, forced_jokers=0, optional_jokers=jokers, joker_weight=0)
         # Spare jokers score nothing until attached: a split laying only them must not be
         # taken for laying nothing.
-        split = _race(spare, budget, jokers_at, forced_form_sets and not optional_jokers)
+        split = _race(spare, budget, jokers_at, forced_form_sets and not optional_jokers, floor)
         if split is None:
             return None
         sets = [list(s) for s in split.sets]
@@ -1012,12 +1103,16 @@ def _split(
             used = tuple(code for code in split.used if not is_joker(code)) + (JOKER,) * optional_jokers
             return replace(split, used=used, sets=tuple(tuple(s) for s in sets))
     if mirror:
-        return _race(problem, budget, jokers_at, forced_form_sets)
-    return _Search(problem, budget, _Best(0) if forced_form_sets else None).run()
+        return _race(problem, budget, jokers_at, forced_form_sets, floor)
+    return _Search(problem, budget, _Best(max(floor, 0) if forced_form_sets else floor)).run()
 
 
 def _race(
-    problem: _Problem, budget: int | None, jokers_at: Sequence[int] = (), forced_form_sets: bool = False
+    problem: _Problem,
+    budget: int | None,
+    jokers_at: Sequence[int] = (),
+    forced_form_sets: bool = False,
+    floor: int = _NONE,
 ) -> _Split | None:
     """Walk the numbers up and down at once, a number at a time for the one that has done
     less, sharing what they find, and stop at the first proof: which way is quick depends
@@ -1027,7 +1122,7 @@ def _race(
     search; upwards if that says nothing.
     """
     downwards_first = sum(jokers_at) > len(jokers_at) * (LOWEST + HIGHEST) / 2
-    best = _Best(0) if forced_form_sets else _Best()  # laying nothing scores 0
+    best = _Best(max(floor, 0) if forced_form_sets else floor)  # laying nothing scores 0
     leader = _Search(_mirrored(problem) if downwards_first else problem, budget, best)
     walks = {leader: leader.walk()}
     work_before = {leader: 0}  # states a search had expanded when they began to take turns
@@ -1119,17 +1214,21 @@ def can_split(tiles: Sequence[str]) -> bool:
 
 
 def _fits_somewhere(code: str, pool: Counter[str]) -> bool:
-    """Whether some valid set holds ``code`` with other tiles of ``pool`` (which holds it too)."""
+    """Whether some valid set holds ``code`` with other tiles of ``pool`` (which holds it too).
+
+    ``pool`` holds positive counts only (as ``Counter`` builds and adds them): a tile is in
+    it when its code is a key, looked up without ``Counter.__missing__``.
+    """
     if is_joker(code):
         return sum(pool.values()) >= MIN_SET_SIZE
-    jokers = pool[JOKER]
+    jokers = pool.get(JOKER, 0)
     colour, number = colour_of(code), number_of(code)
-    group_mates = sum(1 for other in COLOURS if other != colour and pool[f"{other}{number}"])
+    group_mates = sum(1 for other in COLOURS if other != colour and f"{other}{number}" in pool)
     if group_mates + jokers >= MIN_SET_SIZE - 1:
         return True
     for start in range(max(LOWEST, number - MIN_SET_SIZE + 1), min(number, HIGHEST - MIN_SET_SIZE + 1) + 1):
         if (
-            sum(1 for n in range(start, start + MIN_SET_SIZE) if n != number and not pool[f"{colour}{n}"])
+            sum(1 for n in range(start, start + MIN_SET_SIZE) if n != number and f"{colour}{n}" not in pool)
             <= jokers
         ):
             return True
@@ -1138,7 +1237,7 @@ def _fits_somewhere(code: str, pool: Counter[str]) -> bool:
 
 def _homeless(tiles: Sequence[str], pool: Counter[str]) -> str | None:
     """The first of ``tiles`` that no valid set made from ``pool`` can hold, if any."""
-    return next((code for code in tiles if not _fits_somewhere(code, pool)), None)
+    return next((code for code in dict.fromkeys(tiles) if not _fits_somewhere(code, pool)), None)
 
 
 def _placeable(forced: Sequence[str], optional: Sequence[str]) -> list[str]:
@@ -1221,6 +1320,10 @@ def _fewest_changes(table: Table, tiles: Sequence[str], known: Layout | None = N
     split of the first ``depth`` rings that breaks at most ``depth + 1`` sets cannot be
     beaten. None when no ring gives a layout within the search budget.
 
+    Each ring's search looks only for layouts breaking fewer sets than the best one known,
+    which bounds it from the start; finding none, the best one known is the best within
+    those rings, so the rule above holds for it.
+
     ``known``: a layout of these tiles found already, kept unless the search finds one
     breaking fewer sets; the rings are not searched when it breaks only two, as no set
     alone could take the tiles.
@@ -1238,20 +1341,24 @@ def _fewest_changes(table: Table, tiles: Sequence[str], known: Layout | None = N
     if known is not None and known.broken <= 2:
         return known
     best: tuple[frozenset[int], tuple[tuple[str, ...], ...]] | None = None
+    fewest_broken = None if known is None else known.broken  # of the best layout known
     for depth in range(1, max(rings, default=0) + 1):
         candidates = [p for p, ring in enumerate(rings) if 0 < ring <= depth]
         pool = [*tiles, *(code for p in candidates for code in sets[p])]
+        # A split scores the sets it keeps: it must keep more of these than the best known.
+        floor = _NONE if fewest_broken is None else (len(candidates) - fewest_broken) * _KEEP
         try:
             around = [sets[p] for p in candidates]
-            split = _split(pool, existing=around, budget=_KEEP_BUDGET, jokers_at=_jokers_at(around))
+            split = _split(
+                pool, existing=around, budget=_KEEP_BUDGET, jokers_at=_jokers_at(around), floor=floor
+            )
         except _GaveUp:
             break
-        if split is None:
-            continue
-        kept = everything - set(candidates) | {candidates[i] for i in split.kept}
-        if best is None or len(kept) > len(best[0]):
+        if split is not None:
+            kept = everything - set(candidates) | {candidates[i] for i in split.kept}
             best = (kept, split.sets)
-        if len(candidates) - len(split.kept) <= depth + 1:
+            fewest_broken = len(sets) - len(kept)
+        if fewest_broken is not None and fewest_broken <= depth + 1:
             break
     found = None if best is None else _layout(table, tiles, *best)
     return known if known is not None and (found is None or known.broken < found.broken) else found
@@ -1288,26 +1395,34 @@ def _rings(sets: list[tuple[str, ...]], tiles: Sequence[str]) -> list[int]:
     can fill); 0 for sets never reached, which a best layout never needs to touch.
     """
     gap = 1 + sum(s.count(JOKER) for s in sets) + list(tiles).count(JOKER)
+    # Each set as: holds a joker?, its numbers, its tiles as (colour, number).
+    Summary = tuple[bool, frozenset[int], tuple[tuple[str, int], ...]]
 
-    def meet(first: Sequence[str], second: Sequence[str]) -> bool:
-        if JOKER in first or JOKER in second:
+    def summary(tiles: Sequence[str]) -> Summary:
+        real = tuple((colour_of(code), number_of(code)) for code in tiles if not is_joker(code))
+        return len(real) < len(tiles), frozenset(number for _, number in real), real
+
+    def meet(first: Summary, second: Summary) -> bool:
+        if first[0] or second[0] or not first[1].isdisjoint(second[1]):
             return True
         return any(
-            number_of(a) == number_of(b)
-            or (colour_of(a) == colour_of(b) and abs(number_of(a) - number_of(b)) <= gap)
-            for a in first
-            for b in second
+            colour == other_colour and abs(number - other_number) <= gap
+            for colour, number in first[2]
+            for other_colour, other_number in second[2]
         )
 
+    summaries = [summary(s) for s in sets]
     ring = [0] * len(sets)
-    frontier: list[Sequence[str]] = [tiles]
+    frontier = [summary(tiles)]
     depth = 0
     while frontier:
         depth += 1
-        reached = [p for p, s in enumerate(sets) if not ring[p] and any(meet(s, other) for other in frontier)]
+        reached = [
+            p for p, s in enumerate(summaries) if not ring[p] and any(meet(s, other) for other in frontier)
+        ]
         for p in reached:
             ring[p] = depth
-        frontier = [sets[p] for p in reached]
+        frontier = [summaries[p] for p in reached]
     return ring
 
 
@@ -1331,9 +1446,9 @@ def _layout(
 
 
 def _forget_moves_past_limit() -> None:
-    if _plain_colour_moves.cache_info().currsize > _COLOUR_MOVES_KEPT:
-        for cached in (_plain_colour_moves, _plain_moves, _free_moves, _group_choices):
-            cached.cache_clear()
+    if len(_plain_colour_moves.recent) > _COLOUR_MOVES_KEPT:
+        for memo in (_plain_colour_moves, _plain_moves, _free_moves, _group_choices):
+            memo.age()
 
 
 def best_play(
