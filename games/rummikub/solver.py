@@ -790,10 +790,12 @@ class _Search:
             children = self._children_of(step, key)
             for new_key in sorted(children, key=children.__getitem__, reverse=True):
                 path[step + 1] = new_key
-                visit(step + 1, new_key, score + children[new_key])  # noqa: F821 (deleted below)
+                visit(step + 1, new_key, score + children[new_key])
 
         visit(0, 0, 0)
-        del visit  # it refers to itself: a cycle holding ``seen`` until the garbage collector finds it
+        # ``visit`` refers to itself: that cycle waits for the garbage collector, so the big table
+        # it holds is let go of now.
+        seen.clear()
         return best[0], best[1], complete
 
     def _final_score(self, key: int, score: int) -> int | None:
