@@ -46,10 +46,10 @@ import bot.charts
 import bot.tables
 from bench.bare_bot import BUTTON_LABEL, BareBot
 from bench.chart_bench import sample_chart
+from bench.store_writers import running_game
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.store import Store
-from games.rummikub import Rummikub
 from tests.bot.bue_driver import BueDriver
 from tests.bot.test_rummikub_play import RummikubDriver
 
@@ -251,24 +251,9 @@ async def bue_exchanges(env: Any, database: str, meter: Meter, exchanges: int) -
 async def store_running_games(database: str, count: int) -> None:
     """``count`` running Rummikub games in other channels, as the bot would have saved them."""
     store = await Store.open(database)
-    state = Rummikub.begin(2, Rummikub.resolve_options({}), seed=1)[0].to_json()
     try:
         for number in range(count):
-            game_id = await store.create_lobby(
-                kind="rummikub",
-                guild_id=1,
-                channel_id=10_000_000 + number,
-                host_id=1,
-                host_name="anna",
-                host_locale="en",
-                locale="en",
-                options={},
-                turn_timeout=86_400,
-                seed=number,
-                now=time.time(),
-            )
-            await store.join(game_id, 2, "bruno", "en")
-            await store.start(game_id, state, [(0, "expire", "draw,play", time.time() + 86_400)])
+            await running_game(store, 10_000_000 + number, [(0, "expire", "draw,play", time.time() + 86_400)])
     finally:
         await store.close()
 

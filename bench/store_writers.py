@@ -21,6 +21,7 @@ import contextlib
 import multiprocessing
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
@@ -48,7 +49,9 @@ def move(number: int) -> Commit:
     )
 
 
-async def running_game(store: Store, channel: int) -> GameRow:
+async def running_game(
+    store: Store, channel: int, timers: Sequence[tuple[int, str, str, float]] = ()
+) -> GameRow:
     """A two-player Rummikub game, begun, in ``channel``: what a writer commits moves to."""
     game_id = await store.create_lobby(
         kind="rummikub",
@@ -64,7 +67,7 @@ async def running_game(store: Store, channel: int) -> GameRow:
         now=0.0,
     )
     await store.join(game_id, 2, "bruno", "en")
-    await store.start(game_id, STATE, [])
+    await store.start(game_id, STATE, list(timers))
     game = await store.game(game_id)
     assert game is not None
     return game
