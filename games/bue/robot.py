@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import ClassVar, TypeVar
@@ -435,23 +436,16 @@ class BueRobot(Robot):
             index, _ = planner.best_reveal(locked, hidden, view["round"])
             return {"type": "reveal", "position": hidden_at[index]}
         actions = legal_exchanges(view, self.memory)
-        known = known_slots(self.memory, view)
+        position = Position(view, planner, known_slots(self.memory, view), locked, hidden, hidden_at)
         if view["round"] >= 5:
-            scorer = LastRound(view, planner, known, locked, hidden, hidden_at)
+            scorer = LastRound(position)
             return max(actions, key=lambda action: (scorer.score(action), -actions.index(action)))
-        return self._best_exchange(view, planner, known, locked, hidden, hidden_at, actions)
+        return self._best_exchange(position, actions)
 
-    def _best_exchange(
-        self,
-        view: JSON,
-        planner: Planner,
-        known: dict[int, dict[int, str]],
-        locked: tuple[int, ...],
-        hidden: tuple[int, ...],
-        hidden_at: list[int],
-        actions: list[JSON],
-    ) -> JSON:
+    def _best_exchange(self, position: Position, actions: list[JSON]) -> JSON:
         """Rounds 1-4: expected value of the hand after the exchange, plus the gift's harm."""
+        view, planner, known = position.view, position.planner, position.known
+        locked, hidden, hidden_at = position.locked, position.hidden, position.hidden_at
         round = view["round"]
         cache: dict[tuple[int, int], float] = {}
 
@@ -488,6 +482,19 @@ def round_score(value: float) -> float:
     return round(value, 9)
 
 
+@dataclass(frozen=True)
+class Position:
+    """What hard play weighs an exchange from: the seat's view, the odds of the cards it has
+    not seen, the cards it knows in others' hands, and its own cards."""
+
+    view: JSON
+    planner: Planner
+    known: dict[int, dict[int, str]]  # seat -> position -> card code, as remembered
+    locked: tuple[int, ...]  # its face-up cards
+    hidden: tuple[int, ...]  # its hidden cards, in hand order
+    hidden_at: list[int]  # their positions in the hand
+
+
 class LastRound:
     """Round 5: every hand is four face-up cards and one hidden; the outcome is nearly exact.
 
@@ -496,21 +503,9 @@ class LastRound:
     end with a pool card whatever they hold now.
     """
 
-    def __init__(
-        self,
-        view: JSON,
-        planner: Planner,
-        known: dict[int, dict[int, str]],
-        locked: tuple[int, ...],
-        hidden: tuple[int, ...],
-        hidden_at: list[int],
-    ) -> None:
-        self.view = view
-        self.planner = planner
-        self.known = known
-        self.locked = locked
-        self.hidden = hidden
-        self.hidden_at = hidden_at
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        view = position.view
         me = view["me"]
         order = exchange_order(view)
         self.done = set(order[: order.index(me)])
@@ -523,30 +518,30 @@ class LastRound:
     def _spread(self, seat: int, gift: int | None) -> list[tuple[int, float]]:
         """The opponent's final distance from 50, as (distance, probability)."""
         faceup = self.faceup[seat]
-        hidden = len(hidden_positions(self.view, seat))
+        hidden = len(hidden_positions(self.position.view, seat))
         if hidden != 1:
             return []  # not a last-round hand: a typical opponent
         if gift is not None and seat in self.done:
             return [(abs(total_of((*faceup, gift)) - BUE), 1.0)]
-        holding = next(iter(self.known.get(seat, {}).values()), None)
+        holding = next(iter(self.position.known.get(seat, {}).values()), None)
         if holding is not None and seat in self.done:
             return [(abs(total_of((*faceup, token(holding))) - BUE), 1.0)]
-        return [(abs(total_of((*faceup, c)) - BUE), p) for c, p in self.planner.unknown]
+        return [(abs(total_of((*faceup, c)) - BUE), p) for c, p in self.position.planner.unknown]
 
     def score(self, action: JSON) -> float:
-        index = self.hidden_at.index(action["give"])
-        kept = self.hidden[:index] + self.hidden[index + 1 :]
+        index = self.position.hidden_at.index(action["give"])
+        kept = self.position.hidden[:index] + self.position.hidden[index + 1 :]
         spreads = dict(self.base)
         if action["type"] == "deck":
-            received = self.planner.draw
+            received = self.position.planner.draw
         else:
             target = action["target"]
-            spreads[target] = self._spread(target, self.hidden[index])
-            taken = self.known.get(target, {}).get(action["take"])
-            received = [(token(taken), 1.0)] if taken is not None else self.planner.unknown
+            spreads[target] = self._spread(target, self.position.hidden[index])
+            taken = self.position.known.get(target, {}).get(action["take"])
+            received = [(token(taken), 1.0)] if taken is not None else self.position.planner.unknown
         total = 0.0
         for c, p in received:
-            distance = abs(total_of((*self.locked, *kept, c)) - BUE)
+            distance = abs(total_of((*self.position.locked, *kept, c)) - BUE)
             total += p * self._utility(distance, spreads)
         return round_score(total)
 
@@ -560,7 +555,7 @@ class LastRound:
             else typical
             for spread in spreads.values()
         ]
-        return place_utility(self.planner.players, closer)
+        return place_utility(self.position.planner.players, closer)
 
 
 __all__ = ["BueRobot", "legal_exchanges", "random_action"]
