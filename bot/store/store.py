@@ -621,14 +621,12 @@ class Store:
             (game_id, version, json.dumps(publication)),
         )
 
-    async def pending(self, game_id: int | None = None) -> list[Pending]:
-        """Publications not yet fully delivered, oldest first (of one game, or of every game of
-        this process's shards)."""
+    async def pending(self) -> list[Pending]:
+        """Publications not yet fully delivered, of every game of this process's shards, oldest
+        first (a move reads its own game's with the game: see ``snapshot``)."""
         in_my_shards, parameters = self._in_my_shards()
         rows = await self._db.fetch(
-            f"SELECT * FROM outbox WHERE game_id = COALESCE(?, game_id) AND {in_my_shards}"
-            " ORDER BY game_id, version",
-            (game_id, *parameters),
+            f"SELECT * FROM outbox WHERE {in_my_shards} ORDER BY game_id, version", parameters
         )
         return [_pending(row) for row in rows]
 

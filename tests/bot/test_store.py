@@ -123,7 +123,7 @@ async def test_a_snapshot_reads_what_a_move_needs_in_one_go(store):
     assert snapshot.game == await store.game(game_id)
     assert snapshot.seats == await store.seats(game_id)
     assert snapshot.timers == await store.timers(game_id)
-    assert snapshot.pending == await store.pending(game_id)
+    assert snapshot.pending == await store.pending()
     assert [pending.version for pending in snapshot.pending] == [1]
     assert await store.snapshot(game_id + 1) is None
     assert await store.snapshot(2**64) is None  # a forged id names no game
