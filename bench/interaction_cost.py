@@ -47,6 +47,7 @@ import bot.tables
 from bench.bare_bot import BUTTON_LABEL, BareBot
 from bench.chart_bench import sample_chart
 from bench.store_writers import running_game
+from bench.transport import Recorder, transport_cost
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.store import Store
@@ -66,6 +67,7 @@ class Cost:
     loop_thread: float = 0.0  # the event loop's thread (bot and driver alike)
     drawing: float = 0.0  # the threads drawing pictures
     driver_share: float = 0.0  # of the loop thread, from the profiled pass
+    transport: float = 0.0  # Discord's transport for the same traffic, from the recorded pass
     # The share the first version of this bench took off: SimCord's functions and the built-ins
     # they call directly, without the standard library's functions they call (deepcopy above all).
     first_driver_share: float = 0.0
@@ -82,12 +84,16 @@ class Cost:
     def drawing_ms(self) -> float:
         return 1000 * self.drawing / self.interactions
 
+    def transport_ms(self) -> float:
+        return 1000 * self.transport / self.interactions
+
 
 @dataclass
 class Meter:
     """Times the interactions of a scenario; profiles them instead when ``profile`` is set."""
 
     profile: cProfile.Profile | None = None
+    recorder: Recorder | None = None
     costs: dict[str, Cost] = field(default_factory=dict)
 
     @contextlib.contextmanager
@@ -97,7 +103,8 @@ class Meter:
         if self.profile is not None:
             self.profile.enable()
         try:
-            yield
+            with self.recorder.interaction(*names) if self.recorder else contextlib.nullcontext():
+                yield
         finally:
             if self.profile is not None:
                 self.profile.disable()
@@ -277,12 +284,10 @@ async def running(make: Callable[[str], Any], database: str) -> AsyncIterator[An
             await made.store.close()
 
 
-async def one_pass(scenario: str, options: argparse.Namespace, database: str, profile: bool) -> Meter:
+async def one_pass(scenario: str, options: argparse.Namespace, database: str, meter: Meter) -> Meter:
     # What a running bot pays once and for all is not a move's: matplotlib's import and font
     # cache, at the first score chart (chart_bench.py times that apart).
     bot.charts.draw_scores(sample_chart(players=2, games=1))
-    # CPU time, not wall time: waiting for the database thread or in epoll is nobody's cost.
-    meter = Meter(cProfile.Profile(time.thread_time) if profile else None)
     make, play = scenarios(options)[scenario]
     if scenario == MANY_GAMES:
         await store_running_games(database, options.games)
@@ -292,14 +297,22 @@ async def one_pass(scenario: str, options: argparse.Namespace, database: str, pr
 
 
 def measure_in_process(scenario: str, options: argparse.Namespace, folder: str) -> dict[str, Cost]:
-    """The scenario's costs, timed in one pass and its driver share profiled in another; run in a
-    process of its own, as SimCord keeps some state per process."""
-    timed = asyncio.run(one_pass(scenario, options, f"{folder}/timed.sqlite3", profile=False))
-    profiled = asyncio.run(one_pass(scenario, options, f"{folder}/profiled.sqlite3", profile=True))
-    assert profiled.profile is not None
-    share, first_share = driver_share(profiled.profile), first_driver_share(profiled.profile)
-    for cost in timed.costs.values():
+    """The scenario's costs: timed in one pass, its driver share profiled in a second, its
+    traffic recorded in a third and sent again through Discord's transport; run in a process of
+    its own, as SimCord keeps some state per process (and the recorder patches it for good)."""
+    timed = asyncio.run(one_pass(scenario, options, f"{folder}/timed.sqlite3", Meter()))
+    # CPU time, not wall time: waiting for the database thread or in epoll is nobody's cost.
+    profile = cProfile.Profile(time.thread_time)
+    asyncio.run(one_pass(scenario, options, f"{folder}/profiled.sqlite3", Meter(profile=profile)))
+    recorder = Recorder()
+    asyncio.run(one_pass(scenario, options, f"{folder}/recorded.sqlite3", Meter(recorder=recorder)))
+    transport = transport_cost(recorder.exchanges)
+    share, first_share = driver_share(profile), first_driver_share(profile)
+    for name, cost in timed.costs.items():
         cost.driver_share, cost.first_driver_share = share, first_share
+        count, seconds = transport[name]
+        assert count == cost.interactions, "the recorded pass played other interactions"
+        cost.transport = seconds
     return timed.costs
 
 
@@ -352,18 +365,21 @@ def main() -> None:
     reference = costs["bare click"]
     print(
         "| interaction | bot CPU ms | drawing ms | bot CPU without drawing ms | x bare bot"
-        " | x bare bot without drawing | driver CPU ms (share of loop thread) | x bare bot, first method |"
+        " | x bare bot without drawing | driver CPU ms (share of loop thread) | x bare bot, first method"
+        " | transport ms | bot CPU with transport ms | x bare bot, with transport |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, cost in costs.items():
         whole, drawing = cost.per_interaction_ms(), cost.drawing_ms()
         first = cost.per_interaction_ms(first_method=True) / reference.per_interaction_ms(first_method=True)
+        carried = whole + cost.transport_ms()
         print(
             f"| {name} | {whole:.2f} | {drawing:.2f} | {whole - drawing:.2f}"
             f" | {whole / reference.per_interaction_ms():.2f}"
             f" | {(whole - drawing) / reference.per_interaction_ms():.2f}"
             f" | {cost.driver_ms():.2f} ({cost.driver_share:.0%})"
-            f" | {first:.2f} |"
+            f" | {first:.2f} | {cost.transport_ms():.2f} | {carried:.2f}"
+            f" | {carried / (reference.per_interaction_ms() + reference.transport_ms()):.2f} |"
         )
     one = costs["Rummikub Draw"].per_interaction_ms()
     stored = costs[f"Rummikub Draw, {options.games} games stored"].per_interaction_ms()
