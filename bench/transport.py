@@ -52,8 +52,7 @@ class Call:
     route: Any
     options: dict[str, Any]  # the request's keyword arguments, files and form parts aside
     files: list[tuple[str, bytes]]
-    form_field: str  # "form" (HTTPClient) or "multipart" (webhook adapter)
-    form: list[dict[str, Any]] | None  # a part holding a file holds its index in ``files``
+    form: list[dict[str, Any]] | None  # a file's part (it has a filename) holds its index in ``files``
     answer: Any
 
 
@@ -93,7 +92,7 @@ class Recorder:
             client: Any, route: Any, *, files: Any = None, form: Any = None, **options: Any
         ) -> Any:
             answer = await http_request(client, route, files=files, form=form, **options)
-            recorder._record(False, route, options, files, "form", form, answer)
+            recorder._record(False, route, options, files, form, answer)
             return answer
 
         async def recorded_webhook(
@@ -108,7 +107,7 @@ class Recorder:
             answer = await webhook_request(
                 adapter, route, session, files=files, multipart=multipart, **options
             )
-            recorder._record(True, route, options, files, "multipart", multipart, answer)
+            recorder._record(True, route, options, files, multipart, answer)
             return answer
 
         def recorded_feed(gateway: Any, event: str, payload: Any) -> None:
@@ -127,7 +126,6 @@ class Recorder:
         route: Any,
         options: dict[str, Any],
         files: Any,
-        form_field: str,
         form: Any,
         answer: Any,
     ) -> None:
@@ -149,7 +147,7 @@ class Recorder:
                 for part in form
             ]
         self.current.calls.append(
-            Call(webhook, route, copy.deepcopy(options), contents, form_field, parts, copy.deepcopy(answer))
+            Call(webhook, route, copy.deepcopy(options), contents, parts, copy.deepcopy(answer))
         )
 
 
@@ -217,7 +215,8 @@ def _request(call: Call, base: str) -> tuple[Any, dict[str, Any]]:
     if files:
         arguments["files"] = files
     if call.form is not None:
-        arguments[call.form_field] = [
+        # The webhook adapter takes its form parts as "multipart", HTTPClient as "form".
+        arguments["multipart" if call.webhook else "form"] = [
             {**part, "value": files[part["value"]].fp} if "filename" in part else dict(part)
             for part in call.form
         ]
