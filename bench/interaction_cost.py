@@ -47,7 +47,7 @@ import bot.tables
 from bench.bare_bot import BUTTON_LABEL, BareBot
 from bench.chart_bench import sample_chart
 from bench.store_writers import running_game
-from bench.transport import Recorder, transport_cost
+from bench.transport import Recorder, Tally, transport_cost
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.store import Store
@@ -68,6 +68,7 @@ class Cost:
     drawing: float = 0.0  # the threads drawing pictures
     driver_share: float = 0.0  # of the loop thread, from the profiled pass
     transport: float = 0.0  # Discord's transport for the same traffic, from the recorded pass
+    transport_parts: dict[str, Tally] = field(default_factory=dict)  # by gateway event and route
     # The share the first version of this bench took off: SimCord's functions and the built-ins
     # they call directly, without the standard library's functions they call (deepcopy above all).
     first_driver_share: float = 0.0
@@ -310,9 +311,13 @@ def measure_in_process(scenario: str, options: argparse.Namespace, folder: str) 
     share, first_share = driver_share(profile), first_driver_share(profile)
     for name, cost in timed.costs.items():
         cost.driver_share, cost.first_driver_share = share, first_share
-        count, seconds = transport[name]
-        assert count == cost.interactions, "the recorded pass played other interactions"
-        cost.transport = seconds
+        assert transport.interactions[name].count == cost.interactions, (
+            "the recorded pass played other interactions"
+        )
+        cost.transport = transport.interactions[name].seconds
+        cost.transport_parts = {
+            part: tally for (interaction, part), tally in transport.parts.items() if interaction == name
+        }
     return timed.costs
 
 
@@ -381,6 +386,14 @@ def main() -> None:
             f" | {first:.2f} | {cost.transport_ms():.2f} | {carried:.2f}"
             f" | {carried / (reference.per_interaction_ms() + reference.transport_ms()):.2f} |"
         )
+    print("\n| interaction | part of its traffic | per interaction | transport ms each |")
+    print("|---|---|---|---|")
+    for name, cost in costs.items():
+        for part, tally in cost.transport_parts.items():
+            print(
+                f"| {name} | {part} | {tally.count / cost.interactions:.2f}"
+                f" | {1000 * tally.seconds / tally.count:.2f} |"
+            )
     one = costs["Rummikub Draw"].per_interaction_ms()
     stored = costs[f"Rummikub Draw, {options.games} games stored"].per_interaction_ms()
     print(f"\n{options.games} games stored / 1 game: {stored / one:.2f}")

@@ -151,12 +151,32 @@ class Recorder:
         )
 
 
-def transport_cost(exchanges: list[Exchange]) -> dict[str, tuple[int, float]]:
-    """Per interaction name: how many interactions, and the CPU seconds their transport took."""
+@dataclass
+class Tally:
+    """How many, and the CPU seconds they took."""
+
+    count: int = 0
+    seconds: float = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.seconds += seconds
+
+
+@dataclass
+class TransportCost:
+    """Per interaction name, and per interaction name and part of the traffic (the gateway
+    event, or a request by its route)."""
+
+    interactions: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    parts: dict[tuple[str, str], Tally] = field(default_factory=lambda: defaultdict(Tally))
+
+
+def transport_cost(exchanges: list[Exchange]) -> TransportCost:
     return asyncio.run(replay(exchanges))
 
 
-async def replay(exchanges: list[Exchange]) -> dict[str, tuple[int, float]]:
+async def replay(exchanges: list[Exchange]) -> TransportCost:
     answers = [BOT_USER] + [call.answer for exchange in exchanges for call in exchange.calls]
     events = [
         {**event, "s": sequence}
@@ -166,7 +186,7 @@ async def replay(exchanges: list[Exchange]) -> dict[str, tuple[int, float]]:
     ports = context.Queue()
     server = context.Process(target=serve, args=(answers, events, ports), daemon=True)
     server.start()
-    costs: dict[str, tuple[int, float]] = defaultdict(lambda: (0, 0.0))
+    costs = TransportCost()
     try:
         base = f"http://127.0.0.1:{ports.get(timeout=60)}"
         http = discord.http.HTTPClient(asyncio.get_running_loop())
@@ -180,13 +200,13 @@ async def replay(exchanges: list[Exchange]) -> dict[str, tuple[int, float]]:
         decompressor = discord.utils._ActiveDecompressionContext()
         async with session.ws_connect(f"{base}/gateway") as socket:
             for exchange in exchanges:
-                spent = 0.0
+                parts: list[tuple[str, float]] = []
                 for _ in exchange.events:
                     await socket.send_str("next")
                     started = time.process_time()
                     frame = await socket.receive()
                     discord.utils._from_json(decompressor.decompress(frame.data))
-                    spent += time.process_time() - started
+                    parts.append(("gateway event", time.process_time() - started))
                 for call in exchange.calls:
                     route, arguments = _request(call, base)
                     started = time.process_time()
@@ -194,15 +214,16 @@ async def replay(exchanges: list[Exchange]) -> dict[str, tuple[int, float]]:
                         await adapter.request(route, session, **arguments)
                     else:
                         await http.request(route, **arguments)
-                    spent += time.process_time() - started
+                    parts.append((f"{route.method} {route.path}", time.process_time() - started))
                 for name in exchange.names:
-                    count, seconds = costs[name]
-                    costs[name] = (count + 1, seconds + spent)
+                    costs.interactions[name].add(sum(seconds for _, seconds in parts))
+                    for part, seconds in parts:
+                        costs.parts[name, part].add(seconds)
         await http.close()
     finally:
         server.terminate()
         server.join()
-    return dict(costs)
+    return costs
 
 
 def _request(call: Call, base: str) -> tuple[Any, dict[str, Any]]:
