@@ -230,7 +230,7 @@ def _stronger_states(slots: int) -> tuple[frozenset[int], ...]:
     )
 
 
-FreeMove = tuple[int, int, int, int, int]  # next run state, jokers, score gain, meld value, plan code
+FreeMove = tuple[int, int, int, int]  # next run state, jokers, optional tiles laid, plan code
 # Its part of the next packed key (colour state id and jokers placed), jokers, score gain,
 # meld value, plan code (with the runs kept).
 Move = tuple[int, int, int, int, int]
@@ -239,20 +239,14 @@ GivenMoves = tuple[tuple[FreeMove, ...], ...]  # [tiles given to groups]: the mo
 
 @_Memo
 def _free_moves(
-    state: int,
-    slots: int,
-    forced: int,
-    optional: int,
-    tile_weight: int,
-    joker_gain: int,
-    number: int,
-    meld: bool,
-    joker_room: int,
+    state: int, slots: int, forced: int, optional: int, meld: bool, joker_room: int
 ) -> GivenMoves:
     """One colour's moves at one number from a run state, by tiles given to groups, fewest jokers first.
 
-    Moves another move beats (stronger runs, same jokers, no less score or meld value)
-    are left out.
+    Moves another move beats (stronger runs, same jokers, no fewer tiles laid) are left out.
+    Scores and meld values are counted later (``_moves_weighed``): with the same jokers, more
+    tiles laid is more of both, so the moves kept do not depend on the number or the tiles'
+    weights, and are shared between numbers.
     """
     moves = _run_moves(slots)[state]
     plan_ids = _run_plans(slots)[1]
@@ -262,16 +256,13 @@ def _free_moves(
             for in_runs in range(max(0, laid - COPIES), laid + 1):
                 if in_runs + run_jokers > slots:
                     continue
-                gain = (laid - forced) * tile_weight + run_jokers * joker_gain
-                meld_value = (laid + run_jokers) * number if meld else 0
                 for following, plan in moves[in_runs + run_jokers]:
-                    slot = (laid - in_runs, following, run_jokers, meld_value)
-                    if slot not in found or found[slot][2] < gain:
+                    slot = (laid - in_runs, following, run_jokers, laid if meld else 0)
+                    if slot not in found or found[slot][2] < laid - forced:
                         found[slot] = (
                             following,
                             run_jokers,
-                            gain,
-                            meld_value,
+                            laid - forced,
                             _plan_code(plan_ids[plan], laid - forced, in_runs),
                         )
     stronger = _stronger_states(slots)
@@ -281,13 +272,12 @@ def _free_moves(
     by_groups: dict[int, list[FreeMove]] = {}
     for given, rivals in found_by_groups.items():
         for move in rivals:
-            state, jokers, gain, meld_value, _ = move
+            state, jokers, laid, _ = move
             stronger_here = stronger[state]
             if not any(
                 other is not move
                 and other[1] == jokers
-                and other[2] >= gain
-                and other[3] >= meld_value
+                and other[2] >= laid
                 and (other[0] == state or other[0] in stronger_here)
                 for other in rivals
             ):
@@ -334,9 +324,6 @@ def _plain_moves(
     forced: int,
     slots: int,
     optional: int,
-    tile_weight: int,
-    joker_gain: int,
-    number: int,
     meld: bool,
     joker_room: int,
     supply: int,
@@ -347,9 +334,7 @@ def _plain_moves(
     """
     lengths_of = _run_states(slots)
     moves: dict[int, list[FreeMove]] = {}
-    for given, free_moves in enumerate(
-        _free_moves(state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room)
-    ):
+    for given, free_moves in enumerate(_free_moves(state, slots, forced, optional, meld, joker_room)):
         for move in free_moves:
             lengths = lengths_of[move[0]]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
@@ -358,18 +343,43 @@ def _plain_moves(
 
 
 @_Memo
-def _plain_colour_moves(shift: int, state: int, forced: int, *arguments: int) -> ColourMoves:
-    """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key."""
+def _plain_colour_moves(
+    shift: int, state: int, forced: int, tile_weight: int, joker_gain: int, meld_number: int, *arguments: int
+) -> ColourMoves:
+    """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key (weights
+    as in ``_moves_weighed``).
+    """
     return _by_joker_budget(
         {
-            given: [
-                ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, plan)
-                for following, jokers, gain, worth, plan in free_moves
-            ]
+            given: _moves_weighed(free_moves, shift, forced, tile_weight, joker_gain, meld_number)
             for given, free_moves in enumerate(_plain_moves(state, forced, *arguments))
             if free_moves
         }
     )
+
+
+def _moves_weighed(
+    free_moves: Sequence[FreeMove],
+    shift: int,
+    forced: int,
+    tile_weight: int,
+    joker_gain: int,
+    meld_number: int,
+) -> list[Move]:
+    """Free moves with their part of a packed key, score gain and meld value: an optional tile
+    scores ``tile_weight``, a joker ``joker_gain``; ``meld_number``: the number the tiles
+    stand at, 0 when meld values do not count.
+    """
+    return [
+        (
+            (following << shift) + (jokers << _JOKERS_AT),
+            jokers,
+            laid * tile_weight + jokers * joker_gain,
+            (forced + laid + jokers) * meld_number,
+            plan,
+        )
+        for following, jokers, laid, plan in free_moves
+    ]
 
 
 # -------------------------------------------------------------------------- groups
@@ -570,9 +580,11 @@ class _Search:
         self.jokers = problem.forced_jokers + problem.optional_jokers
         self.slots = 2 if self.jokers == 0 else 3
         present = [problem.forced[k] + problem.optional[k] for k in range(_KINDS)]
+        # Tiles and jokers that can go on a run at each number; past the slots, more is the
+        # same to the moves (see ``_plain_moves``), whose cache they key.
         self.supply = [
             [
-                present[c * HIGHEST + n - LOWEST] + self.jokers if n <= HIGHEST else 0
+                min(present[c * HIGHEST + n - LOWEST] + self.jokers, self.slots) if n <= HIGHEST else 0
                 for n in range(LOWEST, HIGHEST + 3)
             ]
             for c in range(_COLOUR_COUNT)
@@ -934,20 +946,21 @@ class _Search:
         problem = self.problem
         shift = colour * _STATE_BITS
         kind = colour * HIGHEST + number - LOWEST
+        meld = bool(problem.meld_minimum)
+        tile_weight, joker_gain = problem.tile_weight[kind], problem.joker_number_weight[number]
+        meld_number = number if meld else 0
+        weights = (tile_weight, joker_gain, meld_number)
         arguments = (
             self.slots,
             problem.optional[kind],
-            problem.tile_weight[kind],
-            problem.joker_number_weight[number],
-            number,
-            bool(problem.meld_minimum),
+            meld,
             self.joker_room[colour][number - 1],
             self.supply[colour][number],
             self.supply[colour][number + 1],
         )
         if not problem.existing:
             # Without existing sets, a colour state id is its run state.
-            return _plain_colour_moves(shift, state_id, problem.forced[kind], *arguments)
+            return _plain_colour_moves(shift, state_id, problem.forced[kind], *weights, *arguments)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
         if not locked and not starting:
@@ -955,7 +968,9 @@ class _Search:
             # between searches (a colour state id without kept runs is its run state).
             free_forced = problem.forced[kind] - group_taken
             return (
-                _plain_colour_moves(shift, state, free_forced, *arguments) if free_forced >= 0 else _NO_MOVES
+                _plain_colour_moves(shift, state, free_forced, *weights, *arguments)
+                if free_forced >= 0
+                else _NO_MOVES
             )
         jokers_here = self.run_jokers_at.get(number)
         ending_here = self.runs_ending.get(number)
@@ -980,7 +995,7 @@ class _Search:
                     if not free_moves:
                         continue
                     options = moves.setdefault(given, [])
-                    for following, run_jokers, gain, meld, plan in free_moves:
+                    for following, run_jokers, laid, plan in free_moves:
                         jokers = run_jokers + locked_jokers
                         state_id = state_ids.get(following)
                         if state_id is None:
@@ -990,8 +1005,8 @@ class _Search:
                             (
                                 (state_id << shift) + (jokers << _JOKERS_AT),
                                 jokers,
-                                gain + kept_score,
-                                meld,
+                                laid * tile_weight + run_jokers * joker_gain + kept_score,
+                                (free_forced + laid + run_jokers) * meld_number,
                                 plan + kept_code,
                             )
                         )
