@@ -774,41 +774,44 @@ class _Search:
             found.append((score, path[::-1]))
 
     def _depth_first(self) -> tuple[int, list[int] | None, bool]:
-        """Best score, its states (None if no split was found) and whether the search was complete."""
+        """Best score, its states (None if no split was found) and whether the search was complete.
+
+        The states still to visit are kept on a stack (their steps, keys and scores in three
+        lists of ints), children pushed worst first so that the best is visited first.
+        """
         steps = len(self.numbers)
         path = [0] * (steps + 1)  # the states of the split being walked
-        best: list = [self.best.score, None]  # only a better split than any found is of use
+        best_score = self.best.score  # only a better split than any found is of use
+        best_path = None
         seen: dict[int, int] = {}  # state -> the best score it was reached with
         budget = _DEPTH_FIRST_BUDGET if self.budget is None else min(_DEPTH_FIRST_BUDGET, self.budget)
         complete = True
         jokers, bound, bound_without_jokers = self.jokers, self.bound, self.bound_without_jokers
-
-        def visit(step: int, key: int, score: int) -> None:
-            nonlocal budget, complete
+        children_of = self._children_of
+        to_steps, to_keys, to_scores = [0], [0], [0]
+        while to_keys:
+            step, key, score = to_steps.pop(), to_keys.pop(), to_scores.pop()
+            path[step] = key
             if step == steps:
                 total = self._final_score(key, score)
-                if total is not None and total > best[0]:
-                    best[0], best[1] = total, list(path)
-                return
+                if total is not None and total > best_score:
+                    best_score, best_path = total, list(path)
+                continue
             memo_key = key * steps + step
             reachable = (bound_without_jokers if key >> _JOKERS_AT & 3 == jokers else bound)[step]
-            if score + reachable <= best[0] or seen.get(memo_key, _NONE) >= score:
-                return
+            if score + reachable <= best_score or seen.get(memo_key, _NONE) >= score:
+                continue
             if budget <= 0:
                 complete = False
-                return
+                continue
             budget -= 1
             seen[memo_key] = score
-            children = self._children_of(step, key)
-            for new_key in sorted(children, key=children.__getitem__, reverse=True):
-                path[step + 1] = new_key
-                visit(step + 1, new_key, score + children[new_key])
-
-        visit(0, 0, 0)
-        # ``visit`` refers to itself: that cycle waits for the garbage collector, so the big table
-        # it holds is let go of now.
-        seen.clear()
-        return best[0], best[1], complete
+            children = children_of(step, key)
+            for new_key in reversed(sorted(children, key=children.__getitem__, reverse=True)):
+                to_steps.append(step + 1)
+                to_keys.append(new_key)
+                to_scores.append(score + children[new_key])
+        return best_score, best_path, complete
 
     def _final_score(self, key: int, score: int) -> int | None:
         """The score of a complete walk, or None if a run may not end here or a table joker is left."""
