@@ -91,6 +91,10 @@ _KEEP_BUDGET = 120  # states the search for the fewest broken sets may expand be
 # again what they share with the last ones; bounded by least recent use, a slow solve
 # needing more entries than the bound would evict its own and rebuild them in turn.
 _COLOUR_MOVES_KEPT = 2048
+# The group choices (``_choices``), keyed by the jokers each colour's moves need, are few and
+# small (about 400 bytes each; 6431 over the bench's 9019 positions): they turn over on their
+# own count, rarely, rather than with the colour moves, which would have them built again.
+_CHOICES_KEPT = 8192
 
 
 _Value = TypeVar("_Value")
@@ -290,18 +294,23 @@ def _free_moves(
 
 # One colour's moves by tiles given to groups g and joker budget b at index g * 4 + b: the
 # moves giving g tiles and placing at most b jokers, fewest first (empty when g is not
-# possible); at index _MASK, a mask, bit g set when g is possible.
+# possible); at index _FEWEST_JOKERS + b, for each g in three bits (g * 3 up), the fewest
+# jokers a move giving g tiles places, _NEVER when none within b does (as fewer keys, the
+# choices of groups are cached by these).
 # Cached moves are held in flat tuples of ints, with no dict, which the garbage collector
 # stops tracking: the caches grow large, and collections that walk them would stall long
 # searches. It untracks one level of nested tuples per pass, so the fewer levels the better.
-ColourMoves = tuple  # (tuple[Move, ...], ..., int)
+ColourMoves = tuple  # (tuple[Move, ...], ..., int, ...)
 _MOST_JOKERS = 3  # two bits of a packed key
 _BUDGETS = _MOST_JOKERS + 1  # written 4 in the search's loops
-_MASK = (COPIES + 1) * _BUDGETS
+_FEWEST_JOKERS = (COPIES + 1) * _BUDGETS
+_NEVER = 4  # more jokers than any budget
+_NO_GIVING = sum(_NEVER << 3 * given for given in range(COPIES + 1))  # no move within the budget
 
 
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
-    lists: list[tuple[Move, ...]] = [()] * _MASK
+    lists: list[tuple[Move, ...]] = [()] * _FEWEST_JOKERS
+    fewest_jokers = [_NO_GIVING] * _BUDGETS
     for given, options in moves.items():
         if len(options) > 1:
             options.sort(key=itemgetter(2), reverse=True)  # most score first,
@@ -312,10 +321,12 @@ def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
             while end < len(options) and options[end][1] <= budget:
                 end += 1
             lists[given * _BUDGETS + budget] = every if end == len(every) else every[:end]
-    return (*lists, sum(1 << given for given in moves))
+        for budget in range(options[0][1], _BUDGETS):  # _NEVER at g becomes the fewest jokers
+            fewest_jokers[budget] += (options[0][1] - _NEVER) << 3 * given
+    return (*lists, *fewest_jokers)
 
 
-_NO_MOVES: ColourMoves = ((),) * _MASK + (0,)
+_NO_MOVES: ColourMoves = ((),) * _FEWEST_JOKERS + (_NO_GIVING,) * _BUDGETS
 
 
 @_Memo
@@ -433,6 +444,45 @@ def _group_choices(available: tuple[int, ...], jokers: int) -> tuple[tuple[tuple
         for group_jokers in range(jokers + 1)
         if _group_split(given, group_jokers) is not None
     )
+
+
+Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]  # see ``_choices``
+
+
+@_Memo
+def _choices(needs0: int, needs1: int, needs2: int, needs3: int, jokers: int) -> tuple[Choice, ...]:
+    """The group choices the colours' moves allow, knowing the fewest jokers each colour's moves
+    giving g tiles place (``needs``, as at ``_FEWEST_JOKERS``) and the ``jokers`` left.
+
+    A choice leaving too few jokers for the runs leads nowhere, and each colour's moves must
+    leave at least the jokers the next colours need. Per choice: the first colour's moves
+    (index g * 4 + its joker budget), the index of each next colour's moves less the jokers
+    the colours after it need (its budget, what the colours before it left, is added in the
+    search), the jokers left for the runs, the groups' jokers and the tiles each colour
+    gives to groups.
+    """
+    codes = (needs0, needs1, needs2, needs3)
+    fewest = [[code >> 3 * given & 7 for given in range(COPIES + 1)] for code in codes]
+    masks = tuple(sum(1 << given for given, count in enumerate(row) if count < _NEVER) for row in fewest)
+    choices = []
+    for (g0, g1, g2, g3), group_jokers in _group_choices(masks, jokers):
+        after2 = fewest[3][g3]
+        after1 = fewest[2][g2] + after2
+        after0 = fewest[1][g1] + after1
+        budget = jokers - group_jokers
+        if fewest[0][g0] + after0 <= budget:
+            choices.append(
+                (
+                    g0 * _BUDGETS + budget - after0,
+                    g1 * _BUDGETS - after1,
+                    g2 * _BUDGETS - after2,
+                    g3 * _BUDGETS,
+                    budget,
+                    group_jokers,
+                    (g0, g1, g2, g3),
+                )
+            )
+    return tuple(choices)
 
 
 # ----------------------------------------------------------------- existing sets
@@ -628,7 +678,7 @@ class _Search:
         self.move_cache: dict[int, ColourMoves] = {}
         self.kept_runs: list[tuple[int, ...]] = [()]  # the existing runs a colour move keeps, by id
         self.kept_ids: dict[tuple[int, ...], int] = {(): 0}
-        self.group_choices: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
+        self.group_choices: dict[int, tuple[Choice, ...]] = {}
         # Only ints in the big tables: the garbage collector skips such dicts, and long
         # searches would otherwise pay for its passes. Decisions are found again for the
         # one path rebuilt at the end.
@@ -872,61 +922,61 @@ class _Search:
             first = cache.get(((state0 * 4 + taken0) * 16 + number) * 4) or self._colour_moves(
                 0, number, state0, taken0
             )
-            mask0 = first[_MASK]
-            if not mask0:
+            needs0 = first[_FEWEST_JOKERS + jokers_left]
+            if needs0 == _NO_GIVING:
                 continue
             second = cache.get(((state1 * 4 + taken1) * 16 + number) * 4 + 1) or self._colour_moves(
                 1, number, state1, taken1
             )
-            mask1 = second[_MASK]
-            if not mask1:
+            needs1 = second[_FEWEST_JOKERS + jokers_left]
+            if needs1 == _NO_GIVING:
                 continue
             third = cache.get(((state2 * 4 + taken2) * 16 + number) * 4 + 2) or self._colour_moves(
                 2, number, state2, taken2
             )
-            mask2 = third[_MASK]
-            if not mask2:
+            needs2 = third[_FEWEST_JOKERS + jokers_left]
+            if needs2 == _NO_GIVING:
                 continue
             fourth = cache.get(((state3 * 4 + taken3) * 16 + number) * 4 + 3) or self._colour_moves(
                 3, number, state3, taken3
             )
-            mask3 = fourth[_MASK]
-            if not mask3:
+            needs3 = fourth[_FEWEST_JOKERS + jokers_left]
+            if needs3 == _NO_GIVING:
                 continue
             base_score = len(keep.kept) * _KEEP
-            choices_key = (((mask3 * 8 + mask2) * 8 + mask1) * 8 + mask0) * 4 + jokers_left
+            choices_key = (((needs3 << 9 | needs2) << 9 | needs1) << 9 | needs0) << 2 | jokers_left
             choices = group_choices.get(choices_key)
             if choices is None:
-                choices = group_choices[choices_key] = _group_choices(
-                    (mask0, mask1, mask2, mask3), jokers_left
-                )
-            for (g0, g1, g2, g3), group_jokers in choices:
-                budget = jokers_left - group_jokers
-                base_meld = meld + group_jokers * number
+                choices = group_choices[choices_key] = _choices(needs0, needs1, needs2, needs3, jokers_left)
+            # Per choice: where each colour's moves are (see ``_choices``), the jokers left for
+            # the runs, and the groups' jokers.
+            for at0, at1, at2, at3, budget, group_jokers, given in choices:
+                placed = (jokers - budget) << _JOKERS_AT  # the jokers placed before the runs
                 group_score = base_score + group_jokers * joker_gain
                 # Each move brings its part of the key (its colour's state and its jokers), and
                 # each colour only the moves the jokers left allow; sums are carried from loop
                 # to loop.
-                for key0, j0, p0, m0, i0 in first[g0 * 4 + budget]:
-                    key0 += (jokers - budget) << _JOKERS_AT  # the jokers placed before the runs
+                for key0, j0, p0, m0, c0 in first[at0]:
+                    key0 += placed
                     left0 = budget - j0
                     score0 = group_score + p0
-                    for key1, j1, p1, m1, i1 in second[g1 * 4 + left0]:
+                    for key1, j1, p1, m1, c1 in second[at1 + left0]:
                         key01 = key0 + key1
                         left01 = left0 - j1
                         score01 = score0 + p1
-                        for key2, j2, p2, m2, i2 in third[g2 * 4 + left01]:
+                        for key2, j2, p2, m2, c2 in third[at2 + left01]:
                             key012 = key01 + key2
                             score012 = score01 + p2
-                            for key3, _, p3, m3, i3 in fourth[g3 * 4 + left01 - j2]:
+                            for key3, _, p3, m3, c3 in fourth[at3 + left01 - j2]:
                                 new_key = key012 + key3
                                 if meld_minimum:
-                                    new_key |= min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
+                                    meld_value = meld + group_jokers * number + m0 + m1 + m2 + m3
+                                    new_key |= min(meld_minimum, meld_value) << _MELD_AT
                                 gain = score012 + p3
                                 if gain > best.get(new_key, _NONE):
                                     best[new_key] = gain
                                     if new_key == towards:
-                                        decision = (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3))
+                                        decision = (keep, group_jokers, given, (c0, c1, c2, c3))
         return best, decision
 
     def _colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
@@ -1469,6 +1519,8 @@ def _forget_moves_past_limit() -> None:
     if len(_plain_colour_moves.recent) > _COLOUR_MOVES_KEPT:
         for memo in (_plain_colour_moves, _plain_moves, _free_moves, _group_choices):
             memo.age()
+    if len(_choices.recent) > _CHOICES_KEPT:
+        _choices.age()
 
 
 def best_play(
