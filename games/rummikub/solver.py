@@ -210,6 +210,12 @@ def _plan_code(run_plan: int, laid: int, in_runs: int) -> int:
 
 
 @cache
+def _plain_colour_states(slots: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The colour states keeping no existing run, by run state: (run state, no runs kept)."""
+    return tuple((state, ()) for state in range(len(_run_states(slots))))
+
+
+@cache
 def _closable(slots: int) -> frozenset[int]:
     return frozenset(
         i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state)
@@ -316,13 +322,14 @@ def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
             options.sort(key=itemgetter(2), reverse=True)  # most score first,
             options.sort(key=itemgetter(1))  # then fewest jokers first
         every = tuple(options)
-        end = 0
+        fewest, most = options[0][1], options[-1][1]
         for budget in range(_BUDGETS):
-            while end < len(options) and options[end][1] <= budget:
-                end += 1
-            lists[given * _BUDGETS + budget] = every if end == len(every) else every[:end]
-        for budget in range(options[0][1], _BUDGETS):  # _NEVER at g becomes the fewest jokers
-            fewest_jokers[budget] += (options[0][1] - _NEVER) << 3 * given
+            if budget >= most:
+                lists[given * _BUDGETS + budget] = every
+            elif budget >= fewest:
+                lists[given * _BUDGETS + budget] = tuple(move for move in options if move[1] <= budget)
+        for budget in range(fewest, _BUDGETS):  # _NEVER at g becomes the fewest jokers
+            fewest_jokers[budget] += (fewest - _NEVER) << 3 * given
     return (*lists, *fewest_jokers)
 
 
@@ -640,18 +647,18 @@ class _Search:
             for c in range(_COLOUR_COUNT)
         ]
         reach = _JOKER_REACH if self.jokers else 0
-        rows = [present[c * HIGHEST : (c + 1) * HIGHEST] for c in range(_COLOUR_COUNT)]
-        near = [[any(row[max(0, i - reach) : i + reach + 1]) for i in range(HIGHEST)] for row in rows]
-        self.joker_room = [
-            [min(self.jokers, self.slots) if near[c][n - 1] else 0 for n in range(LOWEST, HIGHEST + 1)]
-            for c in range(_COLOUR_COUNT)
-        ]
+        room = min(self.jokers, self.slots)
+        # Per colour, by number: jokers that may stand in its runs (0 far from its tiles).
+        self.joker_room = [[0] * HIGHEST for _ in range(_COLOUR_COUNT)]
+        any_near = [False] * (HIGHEST + 1)  # by number: some colour has tiles near it
+        for colour, row in enumerate(self.joker_room):
+            for offset in range(HIGHEST):
+                if present[colour * HIGHEST + offset]:
+                    for near in range(max(0, offset - reach), min(HIGHEST, offset + reach + 1)):
+                        row[near] = room
+                        any_near[near + 1] = True
         # A number needs a step when some colour has tiles near it or near the number before.
-        self.numbers = [
-            n
-            for n in range(LOWEST, HIGHEST + 1)
-            if any(near[c][n - 1] or (n > LOWEST and near[c][n - 2]) for c in range(_COLOUR_COUNT))
-        ]
+        self.numbers = [n for n in range(LOWEST, HIGHEST + 1) if any_near[n] or any_near[n - 1]]
         self.runs_starting: dict[tuple[int, int], tuple[int, ...]] = {}
         self.runs_ending: dict[int, set[int]] = {}  # number -> existing runs ending there
         self.run_jokers_at: dict[int, set[int]] = {}  # number -> existing runs with a joker there
@@ -668,14 +675,13 @@ class _Search:
         self.group_keeps = {number: self._group_keeps(groups) for number, groups in groups_at.items()}
         # A colour state: its run state and the existing runs it keeps whole; with no
         # existing sets, a colour state id is its run state.
-        self.colour_states: list[tuple[int, tuple[int, ...]]] = [
-            (n, ()) for n in range(len(_run_states(self.slots)))
-        ]
+        self.colour_states: list[tuple[int, tuple[int, ...]]] = list(_plain_colour_states(self.slots))
         # Existing runs kept whole -> run state -> colour state id.
         self.colour_state_ids: dict[tuple[int, ...], dict[int, int]] = {
-            (): {state: state for state, _ in self.colour_states}
+            (): {state: state for state in range(len(self.colour_states))}
         }
         self.move_cache: dict[int, ColourMoves] = {}
+        self.move_arguments: dict[int, tuple[tuple[int, int, int], tuple[int, int, bool, int, int, int]]] = {}
         self.kept_runs: list[tuple[int, ...]] = [()]  # the existing runs a colour move keeps, by id
         self.kept_ids: dict[tuple[int, ...], int] = {(): 0}
         self.group_choices: dict[int, tuple[Choice, ...]] = {}
@@ -726,16 +732,18 @@ class _Search:
         steps = len(self.numbers)
         placed = problem.optional_jokers * problem.joker_weight
         jokers = placed + self.jokers * max(problem.joker_number_weight)
-        bound = [sum(tiles[i:]) + sum(kept[i:]) + jokers for i in range(steps)] + [jokers]
-        bound_without_jokers = [
-            sum(
-                tiles[later] if self.numbers[later] <= self.numbers[i] + 1 else jokerless[later]
-                for later in range(i, steps)
-            )
-            + sum(kept[i:])
-            + placed
-            for i in range(steps)
-        ] + [placed]
+        bound = [jokers] * (steps + 1)
+        bound_without_jokers = [placed] * (steps + 1)
+        ahead = ahead_without_jokers = 0  # from step i on: all tiles and kept sets; those needing no joker
+        for i in range(steps - 1, -1, -1):
+            ahead += tiles[i] + kept[i]
+            ahead_without_jokers += jokerless[i] + kept[i]
+            # The first two numbers ahead count all their tiles (the numbers are increasing).
+            near = tiles[i] - jokerless[i]
+            if i + 1 < steps and self.numbers[i + 1] == self.numbers[i] + 1:
+                near += tiles[i + 1] - jokerless[i + 1]
+            bound[i] += ahead
+            bound_without_jokers[i] += ahead_without_jokers + near
         return bound, bound_without_jokers
 
     # -------------------------------------------------------------- the walk
@@ -837,7 +845,7 @@ class _Search:
         budget = _DEPTH_FIRST_BUDGET if self.budget is None else min(_DEPTH_FIRST_BUDGET, self.budget)
         complete = True
         jokers, bound, bound_without_jokers = self.jokers, self.bound, self.bound_without_jokers
-        children_of = self._children_of
+        all_children = self.children
         to_steps, to_keys, to_scores = [0], [0], [0]
         while to_keys:
             step, key, score = to_steps.pop(), to_keys.pop(), to_scores.pop()
@@ -856,7 +864,9 @@ class _Search:
                 continue
             budget -= 1
             seen[memo_key] = score
-            children = children_of(step, key)
+            children = all_children.get(memo_key)  # as ``_children_of`` does, inlined
+            if children is None:
+                children = all_children[memo_key] = self._expand(step, key)[0]
             for new_key in reversed(sorted(children, key=children.__getitem__, reverse=True)):
                 to_steps.append(step + 1)
                 to_keys.append(new_key)
@@ -994,15 +1004,16 @@ class _Search:
             self.kept_runs.append(kept)
         return kept_id
 
-    def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
-        """See ``_colour_moves``; each next state id comes shifted to its colour's place in a packed key."""
+    def _move_arguments(
+        self, colour: int, number: int
+    ) -> tuple[tuple[int, int, int], tuple[int, int, bool, int, int, int]]:
+        """A colour's moves at a number: the weights of ``_moves_weighed``, and the arguments of
+        ``_plain_moves`` after the run state and the forced tiles.
+        """
         problem = self.problem
-        shift = colour * _STATE_BITS
         kind = colour * HIGHEST + number - LOWEST
         meld = bool(problem.meld_minimum)
-        tile_weight, joker_gain = problem.tile_weight[kind], problem.joker_number_weight[number]
-        meld_number = number if meld else 0
-        weights = (tile_weight, joker_gain, meld_number)
+        weights = (problem.tile_weight[kind], problem.joker_number_weight[number], number if meld else 0)
         arguments = (
             self.slots,
             problem.optional[kind],
@@ -1011,6 +1022,17 @@ class _Search:
             self.supply[colour][number],
             self.supply[colour][number + 1],
         )
+        return weights, arguments
+
+    def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
+        """See ``_colour_moves``; each next state id comes shifted to its colour's place in a packed key."""
+        problem = self.problem
+        shift = colour * _STATE_BITS
+        kind = colour * HIGHEST + number - LOWEST
+        weights_and_arguments = self.move_arguments.get(kind)
+        if weights_and_arguments is None:
+            weights_and_arguments = self.move_arguments[kind] = self._move_arguments(colour, number)
+        weights, arguments = weights_and_arguments
         if not problem.existing:
             # Without existing sets, a colour state id is its run state.
             return _plain_colour_moves(shift, state_id, problem.forced[kind], *weights, *arguments)
@@ -1025,6 +1047,7 @@ class _Search:
                 if free_forced >= 0
                 else _NO_MOVES
             )
+        tile_weight, joker_gain, meld_number = weights
         jokers_here = self.run_jokers_at.get(number)
         ending_here = self.runs_ending.get(number)
         moves: dict[int, list[Move]] = {}
