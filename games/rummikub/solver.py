@@ -91,6 +91,10 @@ _KEEP_BUDGET = 120  # states the search for the fewest broken sets may expand be
 # again what they share with the last ones; bounded by least recent use, a slow solve
 # needing more entries than the bound would evict its own and rebuild them in turn.
 _COLOUR_MOVES_KEPT = 2048
+# The group choices (``_choices``), keyed by the jokers each colour's moves need, are few and
+# small (about 400 bytes each; 6431 over the bench's 9019 positions): they turn over on their
+# own count, rarely, rather than with the colour moves, which would have them built again.
+_CHOICES_KEPT = 8192
 
 
 _Value = TypeVar("_Value")
@@ -206,6 +210,12 @@ def _plan_code(run_plan: int, laid: int, in_runs: int) -> int:
 
 
 @cache
+def _plain_colour_states(slots: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The colour states keeping no existing run, by run state: (run state, no runs kept)."""
+    return tuple((state, ()) for state in range(len(_run_states(slots))))
+
+
+@cache
 def _closable(slots: int) -> frozenset[int]:
     return frozenset(
         i for i, state in enumerate(_run_states(slots)) if all(n in (0, _LONG_RUN) for n in state)
@@ -230,7 +240,7 @@ def _stronger_states(slots: int) -> tuple[frozenset[int], ...]:
     )
 
 
-FreeMove = tuple[int, int, int, int, int]  # next run state, jokers, score gain, meld value, plan code
+FreeMove = tuple[int, int, int, int]  # next run state, jokers, optional tiles laid, plan code
 # Its part of the next packed key (colour state id and jokers placed), jokers, score gain,
 # meld value, plan code (with the runs kept).
 Move = tuple[int, int, int, int, int]
@@ -239,20 +249,14 @@ GivenMoves = tuple[tuple[FreeMove, ...], ...]  # [tiles given to groups]: the mo
 
 @_Memo
 def _free_moves(
-    state: int,
-    slots: int,
-    forced: int,
-    optional: int,
-    tile_weight: int,
-    joker_gain: int,
-    number: int,
-    meld: bool,
-    joker_room: int,
+    state: int, slots: int, forced: int, optional: int, meld: bool, joker_room: int
 ) -> GivenMoves:
     """One colour's moves at one number from a run state, by tiles given to groups, fewest jokers first.
 
-    Moves another move beats (stronger runs, same jokers, no less score or meld value)
-    are left out.
+    Moves another move beats (stronger runs, same jokers, no fewer tiles laid) are left out.
+    Scores and meld values are counted later (``_moves_weighed``): with the same jokers, more
+    tiles laid is more of both, so the moves kept do not depend on the number or the tiles'
+    weights, and are shared between numbers.
     """
     moves = _run_moves(slots)[state]
     plan_ids = _run_plans(slots)[1]
@@ -262,16 +266,13 @@ def _free_moves(
             for in_runs in range(max(0, laid - COPIES), laid + 1):
                 if in_runs + run_jokers > slots:
                     continue
-                gain = (laid - forced) * tile_weight + run_jokers * joker_gain
-                meld_value = (laid + run_jokers) * number if meld else 0
                 for following, plan in moves[in_runs + run_jokers]:
-                    slot = (laid - in_runs, following, run_jokers, meld_value)
-                    if slot not in found or found[slot][2] < gain:
+                    slot = (laid - in_runs, following, run_jokers, laid if meld else 0)
+                    if slot not in found or found[slot][2] < laid - forced:
                         found[slot] = (
                             following,
                             run_jokers,
-                            gain,
-                            meld_value,
+                            laid - forced,
                             _plan_code(plan_ids[plan], laid - forced, in_runs),
                         )
     stronger = _stronger_states(slots)
@@ -281,13 +282,12 @@ def _free_moves(
     by_groups: dict[int, list[FreeMove]] = {}
     for given, rivals in found_by_groups.items():
         for move in rivals:
-            state, jokers, gain, meld_value, _ = move
+            state, jokers, laid, _ = move
             stronger_here = stronger[state]
             if not any(
                 other is not move
                 and other[1] == jokers
-                and other[2] >= gain
-                and other[3] >= meld_value
+                and other[2] >= laid
                 and (other[0] == state or other[0] in stronger_here)
                 for other in rivals
             ):
@@ -300,32 +300,40 @@ def _free_moves(
 
 # One colour's moves by tiles given to groups g and joker budget b at index g * 4 + b: the
 # moves giving g tiles and placing at most b jokers, fewest first (empty when g is not
-# possible); at index _MASK, a mask, bit g set when g is possible.
+# possible); at index _FEWEST_JOKERS + b, for each g in three bits (g * 3 up), the fewest
+# jokers a move giving g tiles places, _NEVER when none within b does (as fewer keys, the
+# choices of groups are cached by these).
 # Cached moves are held in flat tuples of ints, with no dict, which the garbage collector
 # stops tracking: the caches grow large, and collections that walk them would stall long
 # searches. It untracks one level of nested tuples per pass, so the fewer levels the better.
-ColourMoves = tuple  # (tuple[Move, ...], ..., int)
+ColourMoves = tuple  # (tuple[Move, ...], ..., int, ...)
 _MOST_JOKERS = 3  # two bits of a packed key
 _BUDGETS = _MOST_JOKERS + 1  # written 4 in the search's loops
-_MASK = (COPIES + 1) * _BUDGETS
+_FEWEST_JOKERS = (COPIES + 1) * _BUDGETS
+_NEVER = 4  # more jokers than any budget
+_NO_GIVING = sum(_NEVER << 3 * given for given in range(COPIES + 1))  # no move within the budget
 
 
 def _by_joker_budget(moves: dict[int, list[Move]]) -> ColourMoves:
-    lists: list[tuple[Move, ...]] = [()] * _MASK
+    lists: list[tuple[Move, ...]] = [()] * _FEWEST_JOKERS
+    fewest_jokers = [_NO_GIVING] * _BUDGETS
     for given, options in moves.items():
         if len(options) > 1:
             options.sort(key=itemgetter(2), reverse=True)  # most score first,
             options.sort(key=itemgetter(1))  # then fewest jokers first
         every = tuple(options)
-        end = 0
+        fewest, most = options[0][1], options[-1][1]
         for budget in range(_BUDGETS):
-            while end < len(options) and options[end][1] <= budget:
-                end += 1
-            lists[given * _BUDGETS + budget] = every if end == len(every) else every[:end]
-    return (*lists, sum(1 << given for given in moves))
+            if budget >= most:
+                lists[given * _BUDGETS + budget] = every
+            elif budget >= fewest:
+                lists[given * _BUDGETS + budget] = tuple(move for move in options if move[1] <= budget)
+        for budget in range(fewest, _BUDGETS):  # _NEVER at g becomes the fewest jokers
+            fewest_jokers[budget] += (fewest - _NEVER) << 3 * given
+    return (*lists, *fewest_jokers)
 
 
-_NO_MOVES: ColourMoves = ((),) * _MASK + (0,)
+_NO_MOVES: ColourMoves = ((),) * _FEWEST_JOKERS + (_NO_GIVING,) * _BUDGETS
 
 
 @_Memo
@@ -334,9 +342,6 @@ def _plain_moves(
     forced: int,
     slots: int,
     optional: int,
-    tile_weight: int,
-    joker_gain: int,
-    number: int,
     meld: bool,
     joker_room: int,
     supply: int,
@@ -347,9 +352,7 @@ def _plain_moves(
     """
     lengths_of = _run_states(slots)
     moves: dict[int, list[FreeMove]] = {}
-    for given, free_moves in enumerate(
-        _free_moves(state, slots, forced, optional, tile_weight, joker_gain, number, meld, joker_room)
-    ):
+    for given, free_moves in enumerate(_free_moves(state, slots, forced, optional, meld, joker_room)):
         for move in free_moves:
             lengths = lengths_of[move[0]]
             if sum(1 for n in lengths if 0 < n < _LONG_RUN) <= supply and lengths.count(1) <= next_supply:
@@ -358,18 +361,43 @@ def _plain_moves(
 
 
 @_Memo
-def _plain_colour_moves(shift: int, state: int, forced: int, *arguments: int) -> ColourMoves:
-    """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key."""
+def _plain_colour_moves(
+    shift: int, state: int, forced: int, tile_weight: int, joker_gain: int, meld_number: int, *arguments: int
+) -> ColourMoves:
+    """``_plain_moves`` as ``ColourMoves`` of a colour ``shift`` bits into a packed key (weights
+    as in ``_moves_weighed``).
+    """
     return _by_joker_budget(
         {
-            given: [
-                ((following << shift) + (jokers << _JOKERS_AT), jokers, gain, worth, plan)
-                for following, jokers, gain, worth, plan in free_moves
-            ]
+            given: _moves_weighed(free_moves, shift, forced, tile_weight, joker_gain, meld_number)
             for given, free_moves in enumerate(_plain_moves(state, forced, *arguments))
             if free_moves
         }
     )
+
+
+def _moves_weighed(
+    free_moves: Sequence[FreeMove],
+    shift: int,
+    forced: int,
+    tile_weight: int,
+    joker_gain: int,
+    meld_number: int,
+) -> list[Move]:
+    """Free moves with their part of a packed key, score gain and meld value: an optional tile
+    scores ``tile_weight``, a joker ``joker_gain``; ``meld_number``: the number the tiles
+    stand at, 0 when meld values do not count.
+    """
+    return [
+        (
+            (following << shift) + (jokers << _JOKERS_AT),
+            jokers,
+            laid * tile_weight + jokers * joker_gain,
+            (forced + laid + jokers) * meld_number,
+            plan,
+        )
+        for following, jokers, laid, plan in free_moves
+    ]
 
 
 # -------------------------------------------------------------------------- groups
@@ -423,6 +451,45 @@ def _group_choices(available: tuple[int, ...], jokers: int) -> tuple[tuple[tuple
         for group_jokers in range(jokers + 1)
         if _group_split(given, group_jokers) is not None
     )
+
+
+Choice = tuple[int, int, int, int, int, int, tuple[int, ...]]  # see ``_choices``
+
+
+@_Memo
+def _choices(needs0: int, needs1: int, needs2: int, needs3: int, jokers: int) -> tuple[Choice, ...]:
+    """The group choices the colours' moves allow, knowing the fewest jokers each colour's moves
+    giving g tiles place (``needs``, as at ``_FEWEST_JOKERS``) and the ``jokers`` left.
+
+    A choice leaving too few jokers for the runs leads nowhere, and each colour's moves must
+    leave at least the jokers the next colours need. Per choice: the first colour's moves
+    (index g * 4 + its joker budget), the index of each next colour's moves less the jokers
+    the colours after it need (its budget, what the colours before it left, is added in the
+    search), the jokers left for the runs, the groups' jokers and the tiles each colour
+    gives to groups.
+    """
+    codes = (needs0, needs1, needs2, needs3)
+    fewest = [[code >> 3 * given & 7 for given in range(COPIES + 1)] for code in codes]
+    masks = tuple(sum(1 << given for given, count in enumerate(row) if count < _NEVER) for row in fewest)
+    choices = []
+    for (g0, g1, g2, g3), group_jokers in _group_choices(masks, jokers):
+        after2 = fewest[3][g3]
+        after1 = fewest[2][g2] + after2
+        after0 = fewest[1][g1] + after1
+        budget = jokers - group_jokers
+        if fewest[0][g0] + after0 <= budget:
+            choices.append(
+                (
+                    g0 * _BUDGETS + budget - after0,
+                    g1 * _BUDGETS - after1,
+                    g2 * _BUDGETS - after2,
+                    g3 * _BUDGETS,
+                    budget,
+                    group_jokers,
+                    (g0, g1, g2, g3),
+                )
+            )
+    return tuple(choices)
 
 
 # ----------------------------------------------------------------- existing sets
@@ -570,26 +637,28 @@ class _Search:
         self.jokers = problem.forced_jokers + problem.optional_jokers
         self.slots = 2 if self.jokers == 0 else 3
         present = [problem.forced[k] + problem.optional[k] for k in range(_KINDS)]
+        # Tiles and jokers that can go on a run at each number; past the slots, more is the
+        # same to the moves (see ``_plain_moves``), whose cache they key.
         self.supply = [
             [
-                present[c * HIGHEST + n - LOWEST] + self.jokers if n <= HIGHEST else 0
+                min(present[c * HIGHEST + n - LOWEST] + self.jokers, self.slots) if n <= HIGHEST else 0
                 for n in range(LOWEST, HIGHEST + 3)
             ]
             for c in range(_COLOUR_COUNT)
         ]
         reach = _JOKER_REACH if self.jokers else 0
-        rows = [present[c * HIGHEST : (c + 1) * HIGHEST] for c in range(_COLOUR_COUNT)]
-        near = [[any(row[max(0, i - reach) : i + reach + 1]) for i in range(HIGHEST)] for row in rows]
-        self.joker_room = [
-            [min(self.jokers, self.slots) if near[c][n - 1] else 0 for n in range(LOWEST, HIGHEST + 1)]
-            for c in range(_COLOUR_COUNT)
-        ]
+        room = min(self.jokers, self.slots)
+        # Per colour, by number: jokers that may stand in its runs (0 far from its tiles).
+        self.joker_room = [[0] * HIGHEST for _ in range(_COLOUR_COUNT)]
+        any_near = [False] * (HIGHEST + 1)  # by number: some colour has tiles near it
+        for colour, row in enumerate(self.joker_room):
+            for offset in range(HIGHEST):
+                if present[colour * HIGHEST + offset]:
+                    for near in range(max(0, offset - reach), min(HIGHEST, offset + reach + 1)):
+                        row[near] = room
+                        any_near[near + 1] = True
         # A number needs a step when some colour has tiles near it or near the number before.
-        self.numbers = [
-            n
-            for n in range(LOWEST, HIGHEST + 1)
-            if any(near[c][n - 1] or (n > LOWEST and near[c][n - 2]) for c in range(_COLOUR_COUNT))
-        ]
+        self.numbers = [n for n in range(LOWEST, HIGHEST + 1) if any_near[n] or any_near[n - 1]]
         self.runs_starting: dict[tuple[int, int], tuple[int, ...]] = {}
         self.runs_ending: dict[int, set[int]] = {}  # number -> existing runs ending there
         self.run_jokers_at: dict[int, set[int]] = {}  # number -> existing runs with a joker there
@@ -606,17 +675,16 @@ class _Search:
         self.group_keeps = {number: self._group_keeps(groups) for number, groups in groups_at.items()}
         # A colour state: its run state and the existing runs it keeps whole; with no
         # existing sets, a colour state id is its run state.
-        self.colour_states: list[tuple[int, tuple[int, ...]]] = [
-            (n, ()) for n in range(len(_run_states(self.slots)))
-        ]
+        self.colour_states: list[tuple[int, tuple[int, ...]]] = list(_plain_colour_states(self.slots))
         # Existing runs kept whole -> run state -> colour state id.
         self.colour_state_ids: dict[tuple[int, ...], dict[int, int]] = {
-            (): {state: state for state, _ in self.colour_states}
+            (): {state: state for state in range(len(self.colour_states))}
         }
         self.move_cache: dict[int, ColourMoves] = {}
+        self.move_arguments: dict[int, tuple[tuple[int, int, int], tuple[int, int, bool, int, int, int]]] = {}
         self.kept_runs: list[tuple[int, ...]] = [()]  # the existing runs a colour move keeps, by id
         self.kept_ids: dict[tuple[int, ...], int] = {(): 0}
-        self.group_choices: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
+        self.group_choices: dict[int, tuple[Choice, ...]] = {}
         # Only ints in the big tables: the garbage collector skips such dicts, and long
         # searches would otherwise pay for its passes. Decisions are found again for the
         # one path rebuilt at the end.
@@ -664,16 +732,18 @@ class _Search:
         steps = len(self.numbers)
         placed = problem.optional_jokers * problem.joker_weight
         jokers = placed + self.jokers * max(problem.joker_number_weight)
-        bound = [sum(tiles[i:]) + sum(kept[i:]) + jokers for i in range(steps)] + [jokers]
-        bound_without_jokers = [
-            sum(
-                tiles[later] if self.numbers[later] <= self.numbers[i] + 1 else jokerless[later]
-                for later in range(i, steps)
-            )
-            + sum(kept[i:])
-            + placed
-            for i in range(steps)
-        ] + [placed]
+        bound = [jokers] * (steps + 1)
+        bound_without_jokers = [placed] * (steps + 1)
+        ahead = ahead_without_jokers = 0  # from step i on: all tiles and kept sets; those needing no joker
+        for i in range(steps - 1, -1, -1):
+            ahead += tiles[i] + kept[i]
+            ahead_without_jokers += jokerless[i] + kept[i]
+            # The first two numbers ahead count all their tiles (the numbers are increasing).
+            near = tiles[i] - jokerless[i]
+            if i + 1 < steps and self.numbers[i + 1] == self.numbers[i] + 1:
+                near += tiles[i + 1] - jokerless[i + 1]
+            bound[i] += ahead
+            bound_without_jokers[i] += ahead_without_jokers + near
         return bound, bound_without_jokers
 
     # -------------------------------------------------------------- the walk
@@ -762,41 +832,46 @@ class _Search:
             found.append((score, path[::-1]))
 
     def _depth_first(self) -> tuple[int, list[int] | None, bool]:
-        """Best score, its states (None if no split was found) and whether the search was complete."""
+        """Best score, its states (None if no split was found) and whether the search was complete.
+
+        The states still to visit are kept on a stack (their steps, keys and scores in three
+        lists of ints), children pushed worst first so that the best is visited first.
+        """
         steps = len(self.numbers)
         path = [0] * (steps + 1)  # the states of the split being walked
-        best: list = [self.best.score, None]  # only a better split than any found is of use
+        best_score = self.best.score  # only a better split than any found is of use
+        best_path = None
         seen: dict[int, int] = {}  # state -> the best score it was reached with
         budget = _DEPTH_FIRST_BUDGET if self.budget is None else min(_DEPTH_FIRST_BUDGET, self.budget)
         complete = True
         jokers, bound, bound_without_jokers = self.jokers, self.bound, self.bound_without_jokers
-
-        def visit(step: int, key: int, score: int) -> None:
-            nonlocal budget, complete
+        all_children = self.children
+        to_steps, to_keys, to_scores = [0], [0], [0]
+        while to_keys:
+            step, key, score = to_steps.pop(), to_keys.pop(), to_scores.pop()
+            path[step] = key
             if step == steps:
                 total = self._final_score(key, score)
-                if total is not None and total > best[0]:
-                    best[0], best[1] = total, list(path)
-                return
+                if total is not None and total > best_score:
+                    best_score, best_path = total, list(path)
+                continue
             memo_key = key * steps + step
             reachable = (bound_without_jokers if key >> _JOKERS_AT & 3 == jokers else bound)[step]
-            if score + reachable <= best[0] or seen.get(memo_key, _NONE) >= score:
-                return
+            if score + reachable <= best_score or seen.get(memo_key, _NONE) >= score:
+                continue
             if budget <= 0:
                 complete = False
-                return
+                continue
             budget -= 1
             seen[memo_key] = score
-            children = self._children_of(step, key)
-            for new_key in sorted(children, key=children.__getitem__, reverse=True):
-                path[step + 1] = new_key
-                visit(step + 1, new_key, score + children[new_key])
-
-        visit(0, 0, 0)
-        # ``visit`` refers to itself: that cycle waits for the garbage collector, so the big table
-        # it holds is let go of now.
-        seen.clear()
-        return best[0], best[1], complete
+            children = all_children.get(memo_key)  # as ``_children_of`` does, inlined
+            if children is None:
+                children = all_children[memo_key] = self._expand(step, key)[0]
+            for new_key in reversed(sorted(children, key=children.__getitem__, reverse=True)):
+                to_steps.append(step + 1)
+                to_keys.append(new_key)
+                to_scores.append(score + children[new_key])
+        return best_score, best_path, complete
 
     def _final_score(self, key: int, score: int) -> int | None:
         """The score of a complete walk, or None if a run may not end here or a table joker is left."""
@@ -857,61 +932,61 @@ class _Search:
             first = cache.get(((state0 * 4 + taken0) * 16 + number) * 4) or self._colour_moves(
                 0, number, state0, taken0
             )
-            mask0 = first[_MASK]
-            if not mask0:
+            needs0 = first[_FEWEST_JOKERS + jokers_left]
+            if needs0 == _NO_GIVING:
                 continue
             second = cache.get(((state1 * 4 + taken1) * 16 + number) * 4 + 1) or self._colour_moves(
                 1, number, state1, taken1
             )
-            mask1 = second[_MASK]
-            if not mask1:
+            needs1 = second[_FEWEST_JOKERS + jokers_left]
+            if needs1 == _NO_GIVING:
                 continue
             third = cache.get(((state2 * 4 + taken2) * 16 + number) * 4 + 2) or self._colour_moves(
                 2, number, state2, taken2
             )
-            mask2 = third[_MASK]
-            if not mask2:
+            needs2 = third[_FEWEST_JOKERS + jokers_left]
+            if needs2 == _NO_GIVING:
                 continue
             fourth = cache.get(((state3 * 4 + taken3) * 16 + number) * 4 + 3) or self._colour_moves(
                 3, number, state3, taken3
             )
-            mask3 = fourth[_MASK]
-            if not mask3:
+            needs3 = fourth[_FEWEST_JOKERS + jokers_left]
+            if needs3 == _NO_GIVING:
                 continue
             base_score = len(keep.kept) * _KEEP
-            choices_key = (((mask3 * 8 + mask2) * 8 + mask1) * 8 + mask0) * 4 + jokers_left
+            choices_key = (((needs3 << 9 | needs2) << 9 | needs1) << 9 | needs0) << 2 | jokers_left
             choices = group_choices.get(choices_key)
             if choices is None:
-                choices = group_choices[choices_key] = _group_choices(
-                    (mask0, mask1, mask2, mask3), jokers_left
-                )
-            for (g0, g1, g2, g3), group_jokers in choices:
-                budget = jokers_left - group_jokers
-                base_meld = meld + group_jokers * number
+                choices = group_choices[choices_key] = _choices(needs0, needs1, needs2, needs3, jokers_left)
+            # Per choice: where each colour's moves are (see ``_choices``), the jokers left for
+            # the runs, and the groups' jokers.
+            for at0, at1, at2, at3, budget, group_jokers, given in choices:
+                placed = (jokers - budget) << _JOKERS_AT  # the jokers placed before the runs
                 group_score = base_score + group_jokers * joker_gain
                 # Each move brings its part of the key (its colour's state and its jokers), and
                 # each colour only the moves the jokers left allow; sums are carried from loop
                 # to loop.
-                for key0, j0, p0, m0, i0 in first[g0 * 4 + budget]:
-                    key0 += (jokers - budget) << _JOKERS_AT  # the jokers placed before the runs
+                for key0, j0, p0, m0, c0 in first[at0]:
+                    key0 += placed
                     left0 = budget - j0
                     score0 = group_score + p0
-                    for key1, j1, p1, m1, i1 in second[g1 * 4 + left0]:
+                    for key1, j1, p1, m1, c1 in second[at1 + left0]:
                         key01 = key0 + key1
                         left01 = left0 - j1
                         score01 = score0 + p1
-                        for key2, j2, p2, m2, i2 in third[g2 * 4 + left01]:
+                        for key2, j2, p2, m2, c2 in third[at2 + left01]:
                             key012 = key01 + key2
                             score012 = score01 + p2
-                            for key3, _, p3, m3, i3 in fourth[g3 * 4 + left01 - j2]:
+                            for key3, _, p3, m3, c3 in fourth[at3 + left01 - j2]:
                                 new_key = key012 + key3
                                 if meld_minimum:
-                                    new_key |= min(meld_minimum, base_meld + m0 + m1 + m2 + m3) << _MELD_AT
+                                    meld_value = meld + group_jokers * number + m0 + m1 + m2 + m3
+                                    new_key |= min(meld_minimum, meld_value) << _MELD_AT
                                 gain = score012 + p3
                                 if gain > best.get(new_key, _NONE):
                                     best[new_key] = gain
                                     if new_key == towards:
-                                        decision = (keep, group_jokers, (g0, g1, g2, g3), (i0, i1, i2, i3))
+                                        decision = (keep, group_jokers, given, (c0, c1, c2, c3))
         return best, decision
 
     def _colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
@@ -929,25 +1004,38 @@ class _Search:
             self.kept_runs.append(kept)
         return kept_id
 
+    def _move_arguments(
+        self, colour: int, number: int
+    ) -> tuple[tuple[int, int, int], tuple[int, int, bool, int, int, int]]:
+        """A colour's moves at a number: the weights of ``_moves_weighed``, and the arguments of
+        ``_plain_moves`` after the run state and the forced tiles.
+        """
+        problem = self.problem
+        kind = colour * HIGHEST + number - LOWEST
+        meld = bool(problem.meld_minimum)
+        weights = (problem.tile_weight[kind], problem.joker_number_weight[number], number if meld else 0)
+        arguments = (
+            self.slots,
+            problem.optional[kind],
+            meld,
+            self.joker_room[colour][number - 1],
+            self.supply[colour][number],
+            self.supply[colour][number + 1],
+        )
+        return weights, arguments
+
     def _new_colour_moves(self, colour: int, number: int, state_id: int, group_taken: int) -> ColourMoves:
         """See ``_colour_moves``; each next state id comes shifted to its colour's place in a packed key."""
         problem = self.problem
         shift = colour * _STATE_BITS
         kind = colour * HIGHEST + number - LOWEST
-        arguments = (
-            self.slots,
-            problem.optional[kind],
-            problem.tile_weight[kind],
-            problem.joker_number_weight[number],
-            number,
-            bool(problem.meld_minimum),
-            self.joker_room[colour][number - 1],
-            self.supply[colour][number],
-            self.supply[colour][number + 1],
-        )
+        weights_and_arguments = self.move_arguments.get(kind)
+        if weights_and_arguments is None:
+            weights_and_arguments = self.move_arguments[kind] = self._move_arguments(colour, number)
+        weights, arguments = weights_and_arguments
         if not problem.existing:
             # Without existing sets, a colour state id is its run state.
-            return _plain_colour_moves(shift, state_id, problem.forced[kind], *arguments)
+            return _plain_colour_moves(shift, state_id, problem.forced[kind], *weights, *arguments)
         state, locked = self.colour_states[state_id]
         starting = self.runs_starting.get((colour, number), ())
         if not locked and not starting:
@@ -955,8 +1043,11 @@ class _Search:
             # between searches (a colour state id without kept runs is its run state).
             free_forced = problem.forced[kind] - group_taken
             return (
-                _plain_colour_moves(shift, state, free_forced, *arguments) if free_forced >= 0 else _NO_MOVES
+                _plain_colour_moves(shift, state, free_forced, *weights, *arguments)
+                if free_forced >= 0
+                else _NO_MOVES
             )
+        tile_weight, joker_gain, meld_number = weights
         jokers_here = self.run_jokers_at.get(number)
         ending_here = self.runs_ending.get(number)
         moves: dict[int, list[Move]] = {}
@@ -980,7 +1071,7 @@ class _Search:
                     if not free_moves:
                         continue
                     options = moves.setdefault(given, [])
-                    for following, run_jokers, gain, meld, plan in free_moves:
+                    for following, run_jokers, laid, plan in free_moves:
                         jokers = run_jokers + locked_jokers
                         state_id = state_ids.get(following)
                         if state_id is None:
@@ -990,8 +1081,8 @@ class _Search:
                             (
                                 (state_id << shift) + (jokers << _JOKERS_AT),
                                 jokers,
-                                gain + kept_score,
-                                meld,
+                                laid * tile_weight + run_jokers * joker_gain + kept_score,
+                                (free_forced + laid + run_jokers) * meld_number,
                                 plan + kept_code,
                             )
                         )
@@ -1451,6 +1542,8 @@ def _forget_moves_past_limit() -> None:
     if len(_plain_colour_moves.recent) > _COLOUR_MOVES_KEPT:
         for memo in (_plain_colour_moves, _plain_moves, _free_moves, _group_choices):
             memo.age()
+    if len(_choices.recent) > _CHOICES_KEPT:
+        _choices.age()
 
 
 def best_play(
