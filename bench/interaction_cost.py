@@ -9,6 +9,10 @@ thread's CPU time in the timed pass. Everything else (discord.py, the bot, the s
 drawing) is the bot's. Drawing is also reported on its own: CPU time of the threads around
 each table, hand and panel picture.
 
+Discord's transport, which SimCord leaves out for both bots, is measured apart: each
+interaction's traffic is recorded in a third pass and sent again through discord.py's real
+transport (``bench/transport.py``); the last columns add it to both.
+
     python -m bench.interaction_cost [--clicks 40] [--exchanges 20] [--games 1000]
 
 Scenarios, each on a fresh bot and database:
@@ -91,7 +95,8 @@ class Cost:
 
 @dataclass
 class Meter:
-    """Times the interactions of a scenario; profiles them instead when ``profile`` is set."""
+    """Times the interactions of a scenario; profiles them too when ``profile`` is set, and records
+    their traffic when ``recorder`` is."""
 
     profile: cProfile.Profile | None = None
     recorder: Recorder | None = None

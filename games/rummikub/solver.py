@@ -867,6 +867,7 @@ class _Search:
             children = all_children.get(memo_key)  # as ``_children_of`` does, inlined
             if children is None:
                 children = all_children[memo_key] = self._expand(step, key)[0]
+            # Reversed rather than sorted worst first: equal children keep the order of visits.
             for new_key in reversed(sorted(children, key=children.__getitem__, reverse=True)):
                 to_steps.append(step + 1)
                 to_keys.append(new_key)
