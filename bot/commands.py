@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.adapter import GameAdapter
 from bot.i18n import described, t
 from bot.records import decimal, game_choices
-from bot.replies import language, reply
+from bot.replies import claim, language, reply, report_error
 from games.core import GameError, Option
 from games.robots import LEVELS
 
@@ -29,6 +29,52 @@ async def game_here(
     if row.status != "running" and not lobby_too:
         raise GameError("error.game_not_started")
     return row.id
+
+
+# The option types discord.py reads as ids (user, channel, role, mentionable, attachment) while it
+# parses an interaction, before any handler: a forged value that is not one would fail unanswered.
+# Other values reach the commands as sent, and they read them defensively.
+SNOWFLAKE_OPTIONS = (6, 7, 8, 9, 11)
+MAX_SNOWFLAKE = 2**63 - 1  # the largest id a database integer holds
+
+
+def well_formed(option_type: int, value: object) -> bool:
+    """Whether ``value`` is one discord.py can parse for an option of ``option_type``."""
+    if option_type not in SNOWFLAKE_OPTIONS:
+        return True
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return False
+    return str(value).isdigit() and 0 < int(value) <= MAX_SNOWFLAKE
+
+
+def options_well_formed(options: object) -> bool:
+    """Whether every option of an interaction's data (subcommands included) is ``well_formed``.
+    An option being typed for autocompletion comes as text, whatever its type."""
+    if not isinstance(options, list):
+        return options is None
+    for option in options:
+        if not isinstance(option, dict) or not isinstance(option.get("type"), int):
+            return False
+        if option["type"] in (1, 2):  # a subcommand or a group of them
+            if not options_well_formed(option.get("options")):
+                return False
+        elif not option.get("focused") and not well_formed(option["type"], option.get("value")):
+            return False
+    return True
+
+
+class GameTree(app_commands.CommandTree):  # type: ignore[type-arg]
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Refuse ids that are not ids before discord.py parses them."""
+        claim(interaction)
+        data: Any = interaction.data or {}
+        if options_well_formed(data.get("options")):
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await report_error(interaction, GameError("error.forged_options"))
+        return False
 
 
 def option_type(option: Option) -> Any:

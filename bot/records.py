@@ -189,6 +189,9 @@ def stats_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-ar
         player: discord.User | None = None,
         game: app_commands.Choice[str] | None = None,
     ) -> None:
+        # Discord resolves the player it offers; a forged id comes as a bare Object, or not a user.
+        if player is not None and not isinstance(player, discord.abc.User):
+            raise GameError("stats.error.unknown_player")
         embed, chart = await stats_embed(
             bot,
             interaction.guild_id or 0,
