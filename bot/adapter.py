@@ -170,6 +170,9 @@ class GameAdapter(ABC):
     round_end_events: ClassVar[frozenset[str]] = frozenset()
     # Events that count as a feat for /stats, by the feat's name (Bué's "bue", say).
     feat_events: ClassVar[Mapping[str, str]] = {}
+    # The key of a seat's view holding its own tiles or Bugz, when a move may change them without
+    # an event for that seat alone (a play from a rack): the player is sent the new hand then.
+    hand_key: ClassVar[str | None] = None
 
     @property
     def name(self) -> str:
@@ -192,6 +195,10 @@ class GameAdapter(ABC):
         """How a card or tile code reads in text."""
         return code
 
+    def labels(self, codes: Sequence[str], viewer: Viewer) -> str:
+        """Several cards or tiles as they read in text, in the order the game shows them."""
+        return " · ".join(self.label(code, viewer) for code in codes)
+
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         """The lobby's lines about the game's options."""
         return [t(language, f"option.{name}", value=value) for name, value in options.items()]
@@ -205,7 +212,7 @@ class GameAdapter(ABC):
             elif key in self.code_params and isinstance(value, str):
                 params[key] = self.label(value, viewer)
             elif key in self.code_params and isinstance(value, list):
-                params[key] = " · ".join(self.label(code, viewer) for code in value)
+                params[key] = self.labels(value, viewer)
             else:
                 params[key] = value
         return params

@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter
-from bot.i18n import described, t
-from bot.records import decimal, game_choices
+from bot.i18n import counted, described, t
+from bot.records import decimal, game_choices, nothing_yet
 from bot.replies import claim, language, reply, report_error
 from games.core import GameError, Option
 from games.robots import LEVELS
@@ -211,23 +211,27 @@ async def rating_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str)
             rank=rank_mark(index),
             name=standing.name,
             rating=decimal(lang, standing.skill.conservative),
-            matches=standing.matches,
+            matches=counted(lang, "matches", standing.matches),
         )
         for index, standing in enumerate(standings)
     ]
 
 
 async def win_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) -> list[str]:
+    """Wins and matches, ranked by wins; points only in one game's board: they are on different
+    scales in different games (a Bué match is won at 110, a Rummikub round costs what is left)."""
     standings = await bot.store.leaderboard(guild_id, kind)
+    if kind is None:
+        standings = sorted(standings, key=lambda standing: (-standing.wins, standing.games))
     return [
         t(
             lang,
-            "common.leaderboard_line",
+            "common.leaderboard_line" if kind is None else "stats.leaderboard_line_points",
             rank=rank_mark(index),
             name=standing.name,
-            wins=standing.wins,
-            games=standing.games,
-            points=standing.points,
+            wins=counted(lang, "wins", standing.wins),
+            matches=counted(lang, "matches", standing.games),
+            points=counted(lang, "points", standing.points),
         )
         for index, standing in enumerate(standings)
     ]
@@ -252,14 +256,14 @@ def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[t
         kind = game.value if game else None
         by_rating = order is not None and order.value == "rating"
         lines = await (rating_lines if by_rating else win_lines)(bot, interaction.guild_id or 0, kind, lang)
+        if not lines:
+            raise nothing_yet(bot, lang, "common.leaderboard_empty", kind)
         title = t(
             lang,
             "common.leaderboard_title",
             game=t(lang, f"{kind}.title") if kind else t(lang, "common.all_games"),
         )
-        embed = discord.Embed(
-            title=title, description="\n".join(lines) or t(lang, "common.leaderboard_empty"), colour=0xF1C40F
-        )
+        embed = discord.Embed(title=title, description="\n".join(lines), colour=0xF1C40F)
         await reply(interaction, embeds=[embed], ephemeral=False)
 
     return leaderboard

@@ -1,8 +1,9 @@
 """One translation layer for every game: English, Italian and French.
 
 Catalogues live in ``bot/locales/<namespace>.json`` as ``{key: {"en": ..., "it": ..., "fr": ...}}``
-with ``str.format`` placeholders. The language follows the user's Discord locale, English
-otherwise.
+with ``str.format`` placeholders. A text that counts something has a form per plural category,
+``{"one": ..., "other": ...}``, chosen by its ``count`` parameter (see ``plural_category``).
+The language follows the user's Discord locale, English otherwise.
 """
 
 from __future__ import annotations
@@ -30,18 +31,26 @@ def language_of(locale: discord.Locale | str | None) -> str:
     return prefix if prefix in LANGUAGES else DEFAULT_LANGUAGE
 
 
+def plural_category(language: str, count: int) -> str:
+    """The CLDR plural category of ``count``: French treats 0 like 1 ("0 partie"), English and
+    Italian only 1."""
+    if language == "fr":
+        return "one" if count in (0, 1) else "other"
+    return "one" if count == 1 else "other"
+
+
 class _KeepMissing(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
 
 class Catalog:
-    def __init__(self, messages: Mapping[str, Mapping[str, str]]) -> None:
+    def __init__(self, messages: Mapping[str, Mapping[str, Any]]) -> None:
         self.messages = dict(messages)
 
     @classmethod
     def load(cls, directory: Path = LOCALES_DIR) -> Catalog:
-        messages: dict[str, Mapping[str, str]] = {}
+        messages: dict[str, Mapping[str, Any]] = {}
         for path in sorted(directory.glob("*.json")):
             loaded = json.loads(path.read_text(encoding="utf-8"))
             clash = set(messages) & set(loaded)
@@ -58,7 +67,9 @@ class Catalog:
         if entry is None:
             log.warning("missing translation key %s", key)
             return key
-        template = entry.get(language) or entry[DEFAULT_LANGUAGE]
+        template: Any = entry.get(language) or entry[DEFAULT_LANGUAGE]
+        if isinstance(template, Mapping):
+            template = template[plural_category(language, int(params.get("count", 0)))]
         # A missing parameter shows as {name} rather than failing the whole reply.
         return template.format_map(_KeepMissing(params))
 
@@ -68,6 +79,11 @@ CATALOG = Catalog.load()
 
 def t(language: str, key: str, **params: Any) -> str:
     return CATALOG.text(language, key, **params)
+
+
+def counted(language: str, what: str, count: int) -> str:
+    """``count`` things of a kind in its plural form: "1 win", "3 wins" (``count.<what>``)."""
+    return t(language, f"count.{what}", count=count)
 
 
 class CommandTranslator(app_commands.Translator):

@@ -271,7 +271,7 @@ class Lobbies:
                 raise GameError("error.lobby_closed")
             check_origin(interaction, row, private=False)
             if interaction.user.id != row.host_id:
-                raise GameError("error.host_only")
+                raise GameError("error.host_only_computers")
             adapter = self.bot.adapters[row.kind]
             seats = await self.bot.store.seats(game_id)
             if move == "add":

@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 
 from bot import charts
-from bot.i18n import described, t
+from bot.i18n import counted, described, t
 from bot.ratings import Skill, default_skill, user_entry
-from bot.replies import language, reply
+from bot.replies import NothingYet, language, reply
 from bot.store import FinishedMatch, PastResult, Store
 from games.core import Event, GameError
 
@@ -43,6 +43,14 @@ def game_title(language: str, kind: str) -> str:
 
 def game_choices(bot: GameBot) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game_title("en", kind), value=kind) for kind in sorted(bot.adapters)]
+
+
+def nothing_yet(bot: GameBot, language: str, key: str, kind: str | None, **params: str) -> NothingYet:
+    """An empty answer that says how to fill it: with the start command of the game asked about,
+    or of every game."""
+    kinds = [kind] if kind else sorted(bot.adapters)
+    commands = t(language, "stats.empty.or").join(f"`/{k} start`" for k in kinds)
+    return NothingYet(key, start=t(language, "stats.empty.start_any", commands=commands), **params)
 
 
 def discord_time(timestamp: float, style: str = "f") -> str:
@@ -97,7 +105,11 @@ def trend_text(language: str, ratings: Sequence[Skill]) -> str:
     arrow = "▲" if change > 0 else "▼" if change < 0 else "▶"
     sign = "+" if change >= 0 else "−"
     return t(
-        language, "stats.trend", arrow=arrow, change=sign + decimal(language, abs(change)), matches=matches
+        language,
+        "stats.trend",
+        arrow=arrow,
+        change=sign + decimal(language, abs(change)),
+        matches=counted(language, "last_matches", matches),
     )
 
 
@@ -107,7 +119,7 @@ def result_line(language: str, result: PastResult) -> str:
         "stats.result_line",
         medal=MEDAL if result.won else "▫️",
         game=game_title(language, result.kind),
-        points=result.points,
+        points=counted(language, "points", result.points),
         date=discord_time(result.finished_at, "d"),
     )
 
@@ -118,7 +130,7 @@ async def stats_embed(
     store = bot.store
     record = await store.player_record(guild_id, user.id, kind)
     if record is None:
-        raise GameError("stats.error.no_matches", name=user.display_name)
+        raise nothing_yet(bot, lang, "stats.error.no_matches", kind, name=user.display_name)
     kinds = [kind] if kind else await store.kinds_played(guild_id, user.id)
     title_game = game_title(lang, kind) if kind else t(lang, "common.all_games")
     embed = discord.Embed(
@@ -143,7 +155,7 @@ async def stats_embed(
                     "stats.rating_value",
                     game=game_title(lang, k),
                     rating=decimal(lang, ratings[-1].conservative),
-                    matches=len(ratings),
+                    matches=counted(lang, "matches", len(ratings)),
                     trend=trend_text(lang, ratings),
                 )
                 for k, ratings in rated
@@ -240,7 +252,7 @@ def history_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-
         kind = game.value if game else None
         matches = await bot.store.finished_matches(interaction.guild_id or 0, kind)
         if not matches:
-            raise GameError("stats.error.no_history")
+            raise nothing_yet(bot, lang, "stats.error.no_history", kind)
         embed = discord.Embed(
             title=t(
                 lang,

@@ -78,6 +78,10 @@ async def show_panel(
     await answer(interaction, content, **body)
 
 
+class NothingYet(GameError):
+    """An empty answer (no match finished yet, say): a private note saying what to do, not a warning."""
+
+
 CLAIM = "answered_by"
 
 
@@ -120,7 +124,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if isinstance(error, GameError):
         # Lists (of tiles, say) read as the codes players type.
         params = {k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in error.params.items()}
-        text = "⚠️ " + t(language(interaction), error.key, **params)
+        text = ("" if isinstance(error, NothingYet) else "⚠️ ") + t(language(interaction), error.key, **params)
     else:
         # Not the interaction's data: its values and custom_id may name cards of a hidden hand.
         log.error(

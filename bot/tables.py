@@ -100,6 +100,8 @@ class Publication:
     prefix: str = ""
     show_hands: bool = False
     actor: int | None = None
+    # Seats whose hand the move changed (see GameAdapter.hand_key): each is sent the new one.
+    hands_changed: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,6 +113,7 @@ class Publication:
             "prefix": self.prefix,
             "show_hands": self.show_hands,
             "actor": self.actor,
+            "hands_changed": list(self.hands_changed),
         }
 
     @classmethod
@@ -124,6 +127,7 @@ class Publication:
             prefix=data["prefix"],
             show_hands=data["show_hands"],
             actor=data["actor"],
+            hands_changed=tuple(data.get("hands_changed", ())),
         )
 
 
@@ -360,10 +364,15 @@ class TableService:
         when it refuses."""
         game = table.game
         deciding, waited_for = game.to_act(), game.required_to_act()
+        hands_before = self._hands(table)
         # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
         events = await asyncio.to_thread(table.play, seat, action)
+        hands_after = self._hands(table)
+        changed_hands = tuple(who for who, hand in hands_after.items() if hands_before.get(who) != hand)
         # A seat that timed out did not look at the table: it is called like anyone else.
-        publication = Publication(events, waited_for, prefix, actor=None if by_timeout else seat)
+        publication = Publication(
+            events, waited_for, prefix, actor=None if by_timeout else seat, hands_changed=changed_hands
+        )
         gone = [seat] if action.get("type") == LEAVE else []
         now = self.now()
         changed = changed_decisions(deciding, game.to_act(), seat)
@@ -394,6 +403,18 @@ class TableService:
         table.timers = [TimerRow(table.row.id, *timer) for timer in change.timers]
         self.bot.timers.poke(min((due_at for *_, due_at in change.timers), default=None))
         return publication
+
+    @staticmethod
+    def _hands(table: Table) -> dict[int, object]:
+        """Each person's hand, where the game says where it is in a seat's view."""
+        key = table.adapter.hand_key
+        if key is None:
+            return {}
+        return {
+            seat.seat: table.game.view(seat.seat).get(key)
+            for seat in table.seats
+            if not seat.gone and not seat.is_robot
+        }
 
     # ------------------------------------------------------------------ publishing
 
@@ -456,7 +477,7 @@ class TableService:
             lines.append(
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
-        told = self._private_lines(table, events, newly, publication.show_hands, pending)
+        told = self._private_lines(table, events, newly, publication, pending)
         await self.refresh_table(table)
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
@@ -542,10 +563,11 @@ class TableService:
 
     @staticmethod
     def _private_lines(
-        table: Table, events: list[Event], newly: Sequence[int], show_hands: bool, pending: Pending
+        table: Table, events: list[Event], newly: Sequence[int], publication: Publication, pending: Pending
     ) -> dict[int, list[str]]:
         """The players to DM, each with their lines: a DM only when their hand changed (the channel
         line already calls whoever must move), and never one already sent."""
+        show_hands = publication.show_hands
         private: dict[int, list[str]] = defaultdict(list)
         for event in events:
             for seat in event.seats or ():
@@ -557,7 +579,7 @@ class TableService:
             seat = seat_row.seat
             if seat_row.gone or seat_row.is_robot or f"dm:{seat}" in pending.delivered:
                 continue
-            if show_hands or seat in private:
+            if show_hands or seat in private or seat in publication.hands_changed:
                 told[seat] = private.get(seat, [])
                 if seat in newly:
                     viewer = table.viewer(seat, language_of(seat_row.locale))

@@ -291,6 +291,7 @@ class RumBugzAdapter(GameAdapter):
     code_params = frozenset({"bug", "bugz", "added", "removed"})
     embed_events = frozenset({"rumbugz.event.match_won"})
     round_end_events = frozenset({"rumbugz.event.round_won"})
+    hand_key = "hand"
     start_options: ClassVar[Mapping[str, str]] = {
         "rounds": "rumbugz.cmd.option.rounds",
         "target": "rumbugz.cmd.option.target",
@@ -552,7 +553,11 @@ class RumBugzAdapter(GameAdapter):
     ) -> list[discord.ui.Item[Any]]:
         top = view["discard_top"]
         buttons: list[discord.ui.Item[Any]] = []
+        # Whether a player has laid a sequence is public: one who has none has nothing to change.
+        nothing_laid = view["turn"] is not None and not view["completed"][view["turn"]]
         for move in moves:
+            if move == "change" and nothing_laid:
+                continue
             step = STEPS[move]
             label = viewer.t(step.label)
             if step.label_with_top and top:

@@ -54,6 +54,7 @@ class RummikubAdapter(GameAdapter):
         {"rummikub.event.round_won", "rummikub.event.round_blocked", "rummikub.event.match_won"}
     )
     round_end_events = frozenset({"rummikub.event.round_won", "rummikub.event.round_blocked"})
+    hand_key = "rack"
     start_options: ClassVar[Mapping[str, str]] = {
         "rounds": "rummikub.cmd.option.rounds",
         "target": "rummikub.cmd.option.target",
@@ -258,12 +259,12 @@ class RummikubAdapter(GameAdapter):
             )
         lines = [viewer.t("rummikub.ui.pick_prompt")]
         if chosen:
-            lines.append(viewer.t("rummikub.ui.picked", tiles=" ".join(sorted_tiles(chosen))))
+            lines.append(viewer.t("rummikub.ui.picked", tiles=self.labels(sorted_tiles(chosen), viewer)))
         if view["hints"]:
             # In a thread: a search may take a while, and other channels go on meanwhile.
             hint = await asyncio.to_thread(table.game.best_play, seat)
             lines.append(
-                viewer.t("rummikub.ui.hint", tiles=" ".join(hint["tiles"]))
+                viewer.t("rummikub.ui.hint", tiles=self.labels(sorted_tiles(hint["tiles"]), viewer))
                 if hint
                 else viewer.t("rummikub.ui.no_hint")
             )
@@ -294,7 +295,9 @@ async def play_tiles(
 
     async def answer(table: Table, events: list[Event]) -> None:
         viewer = table.viewer(table.seat_of(interaction.user.id), language(interaction))
-        text = viewer.t("rummikub.ui.played", tiles=" ".join(codes))
+        # The tiles as the channel names them: in the order of the sets they went into.
+        played = next((event.params["tiles"] for event in events if "tiles" in event.params), codes)
+        text = viewer.t("rummikub.ui.played", tiles=table.adapter.labels(played, viewer))
         if panel:
             await replace_panel(interaction, text, view=None)
         else:
