@@ -29,7 +29,6 @@ def errors(caplog) -> list[str]:
         ("stats", {"player": (USER, None)}),
         ("stats", {"player": (USER, [1])}),
         ("stats", {"player": (USER, {"id": 1})}),
-        ("stats", {"nosuchoption": (STRING, "x")}),
         ("leaderboard", {"order": (STRING, "loudest")}),
         ("leaderboard", {"game": (INTEGER, 5)}),
         ("history", {"game": (STRING, "chess")}),
@@ -69,5 +68,13 @@ async def test_a_button_naming_the_computers_menu_is_answered(simcord_env, datab
             await simcord_env.advance_time(3)
             assert answer.response is not None, custom_id
             assert answer.response.ephemeral, custom_id
+        # The menu's id clicked as a button on a message that carries it as a menu: discord.py
+        # finds no such button and drops the click before any handler of ours.
+        menu = {"type": 3, "custom_id": f"lobbysel:{game_id}:add", "options": [{"label": "x", "value": "x"}]}
+        answer = await forge_click(
+            simcord_env, host, driver.channel, lobby, f"lobbysel:{game_id}:add", carried=menu
+        )
+        await simcord_env.advance_time(3)
+        assert "old message" in ephemeral_text(answer)
     assert not errors(caplog)
     assert driver.query("SELECT COUNT(*) FROM seats")[0][0] == 1
