@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter
-from bot.i18n import counted, described, t
+from bot.i18n import described, t
 from bot.records import decimal, game_choices, nothing_yet
 from bot.replies import claim, language, reply, report_error
 from games.core import GameError, Option
@@ -211,7 +211,7 @@ async def rating_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str)
             rank=rank_mark(index),
             name=standing.name,
             rating=decimal(lang, standing.skill.conservative),
-            matches=counted(lang, "matches", standing.matches),
+            matches=standing.matches,
         )
         for index, standing in enumerate(standings)
     ]
@@ -229,9 +229,9 @@ async def win_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) ->
             "common.leaderboard_line" if kind is None else "stats.leaderboard_line_points",
             rank=rank_mark(index),
             name=standing.name,
-            wins=counted(lang, "wins", standing.wins),
-            matches=counted(lang, "matches", standing.games),
-            points=counted(lang, "points", standing.points),
+            wins=standing.wins,
+            matches=standing.games,
+            points=standing.points,
         )
         for index, standing in enumerate(standings)
     ]

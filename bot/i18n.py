@@ -2,14 +2,16 @@
 
 Catalogues live in ``bot/locales/<namespace>.json`` as ``{key: {"en": ..., "it": ..., "fr": ...}}``
 with ``str.format`` placeholders. A text that counts something has a form per plural category,
-``{"one": ..., "other": ...}``, chosen by its ``count`` parameter (see ``plural_category``).
-The language follows the user's Discord locale, English otherwise.
+``{"one": ..., "other": ...}``, chosen by its ``count`` parameter (see ``plural_category``); a
+number with its noun is written ``{points:points}``, which reads ``count.points`` with that count
+("1 point", "3 points"). The language follows the user's Discord locale, English otherwise.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import string
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -32,16 +34,31 @@ def language_of(locale: discord.Locale | str | None) -> str:
 
 
 def plural_category(language: str, count: int) -> str:
-    """The CLDR plural category of ``count``: French treats 0 like 1 ("0 partie"), English and
-    Italian only 1."""
+    """The CLDR plural category of ``count`` (its sign aside: "-1 point"): French treats 0 like 1
+    ("0 partie"), English and Italian only 1."""
     if language == "fr":
-        return "one" if count in (0, 1) else "other"
-    return "one" if count == 1 else "other"
+        return "one" if abs(count) in (0, 1) else "other"
+    return "one" if abs(count) == 1 else "other"
 
 
 class _KeepMissing(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+class _Counting(string.Formatter):
+    """Writes ``{value:noun}`` as the catalogue's ``count.<noun>`` for that value."""
+
+    def __init__(self, catalog: Catalog, language: str) -> None:
+        self.catalog = catalog
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec and self.catalog.has(f"count.{format_spec}"):
+            if isinstance(value, int) and not isinstance(value, bool):
+                return self.catalog.text(self.language, f"count.{format_spec}", count=value)
+            return str(value)  # a parameter left missing, shown as {name}
+        return str(super().format_field(value, format_spec))
 
 
 class Catalog:
@@ -71,7 +88,7 @@ class Catalog:
         if isinstance(template, Mapping):
             template = template[plural_category(language, int(params.get("count", 0)))]
         # A missing parameter shows as {name} rather than failing the whole reply.
-        return template.format_map(_KeepMissing(params))
+        return _Counting(self, language).vformat(template, (), _KeepMissing(params))
 
 
 CATALOG = Catalog.load()
@@ -79,11 +96,6 @@ CATALOG = Catalog.load()
 
 def t(language: str, key: str, **params: Any) -> str:
     return CATALOG.text(language, key, **params)
-
-
-def counted(language: str, what: str, count: int) -> str:
-    """``count`` things of a kind in its plural form: "1 win", "3 wins" (``count.<what>``)."""
-    return t(language, f"count.{what}", count=count)
 
 
 class CommandTranslator(app_commands.Translator):

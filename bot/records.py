@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot import charts
-from bot.i18n import counted, described, t
+from bot.i18n import described, t
 from bot.ratings import Skill, default_skill, user_entry
 from bot.replies import NothingYet, language, reply
 from bot.store import FinishedMatch, PastResult, Store
@@ -109,7 +109,7 @@ def trend_text(language: str, ratings: Sequence[Skill]) -> str:
         "stats.trend",
         arrow=arrow,
         change=sign + decimal(language, abs(change)),
-        matches=counted(language, "last_matches", matches),
+        matches=matches,
     )
 
 
@@ -119,7 +119,7 @@ def result_line(language: str, result: PastResult) -> str:
         "stats.result_line",
         medal=MEDAL if result.won else "▫️",
         game=game_title(language, result.kind),
-        points=counted(language, "points", result.points),
+        points=result.points,
         date=discord_time(result.finished_at, "d"),
     )
 
@@ -155,7 +155,7 @@ async def stats_embed(
                     "stats.rating_value",
                     game=game_title(lang, k),
                     rating=decimal(lang, ratings[-1].conservative),
-                    matches=counted(lang, "matches", len(ratings)),
+                    matches=len(ratings),
                     trend=trend_text(lang, ratings),
                 )
                 for k, ratings in rated

@@ -93,8 +93,12 @@ def test_every_text_exists_in_every_language_with_the_same_placeholders():
             forms = {lang: text if isinstance(text, dict) else {"": text} for lang, text in entry.items()}
             if any(isinstance(text, dict) for text in entry.values()):
                 assert all(set(form) == {"one", "other"} for form in forms.values()), (path.name, key)
+            # "{points:points}" is a number with its noun, from the catalogue's count.points.
+            texts = [text for form in forms.values() for text in form.values()]
+            nouns = {noun for text in texts for noun in re.findall(r"{\w+:(\w+)}", text)}
+            assert all(CATALOG.has(f"count.{noun}") for noun in nouns), (path.name, key, nouns)
             placeholders = {
-                lang: {name for text in form.values() for name in re.findall(r"{(\w+)}", text)}
+                lang: {name for text in form.values() for name in re.findall(r"{(\w+)(?::\w+)?}", text)}
                 for lang, form in forms.items()
             }
             assert placeholders["it"] == placeholders["en"] == placeholders["fr"], (path.name, key)

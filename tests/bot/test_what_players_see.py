@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bot import charts
-from bot.i18n import counted
+from bot.i18n import t
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import component_for, components
 from tests.bot.forging import forge_click
@@ -128,7 +128,7 @@ async def test_rummikub_answers_name_tiles_as_the_channel_does_sorted_by_set(sim
     ],
 )
 def test_counts_take_the_plural_form_of_each_language(language, what, count, text):
-    assert counted(language, what, count) == text
+    assert t(language, f"count.{what}", count=count) == text
 
 
 async def test_the_leaderboards_say_one_match_and_show_points_only_per_game(simcord_env, database):
