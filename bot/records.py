@@ -49,8 +49,11 @@ def nothing_yet(bot: GameBot, language: str, key: str, kind: str | None, **param
     """An empty answer that says how to fill it: with the start command of the game asked about,
     or of every game."""
     kinds = [kind] if kind else sorted(bot.adapters)
-    commands = t(language, "stats.empty.or").join(f"`/{k} start`" for k in kinds)
-    return NothingYet(key, start=t(language, "stats.empty.start_any", commands=commands), **params)
+    commands = [f"`/{k} start`" for k in kinds]
+    listed = t(language, "stats.empty.or").join(
+        [", ".join(commands[:-1]), commands[-1]] if kinds[1:] else commands
+    )
+    return NothingYet(key, start=t(language, "stats.empty.start_any", commands=listed), **params)
 
 
 def discord_time(timestamp: float, style: str = "f") -> str:
