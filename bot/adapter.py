@@ -170,9 +170,6 @@ class GameAdapter(ABC):
     round_end_events: ClassVar[frozenset[str]] = frozenset()
     # Events that count as a feat for /stats, by the feat's name (Bué's "bue", say).
     feat_events: ClassVar[Mapping[str, str]] = {}
-    # The key of a seat's view holding its own tiles or Bugz, when a move may change them without
-    # an event for that seat alone (a play from a rack): the player is sent the new hand then.
-    hand_key: ClassVar[str | None] = None
 
     @property
     def name(self) -> str:
@@ -194,6 +191,11 @@ class GameAdapter(ABC):
     def label(self, code: str, viewer: Viewer) -> str:
         """How a card or tile code reads in text."""
         return code
+
+    def own_hand(self, view: JSON) -> object:
+        """What a seat holds, from its view (None for a game without hands): when a move changes
+        it, the player is sent the new hand, whether or not an event tells them alone."""
+        return None
 
     def labels(self, codes: Sequence[str], viewer: Viewer) -> str:
         """Several cards or tiles as they read in text, in the order the game shows them."""

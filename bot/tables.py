@@ -100,7 +100,7 @@ class Publication:
     prefix: str = ""
     show_hands: bool = False
     actor: int | None = None
-    # Seats whose hand the move changed (see GameAdapter.hand_key): each is sent the new one.
+    # Seats whose hand the move changed (see GameAdapter.own_hand): each is sent the new one.
     hands_changed: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
@@ -406,12 +406,9 @@ class TableService:
 
     @staticmethod
     def _hands(table: Table) -> dict[int, object]:
-        """Each person's hand, where the game says where it is in a seat's view."""
-        key = table.adapter.hand_key
-        if key is None:
-            return {}
+        """What each person holds (see GameAdapter.own_hand)."""
         return {
-            seat.seat: table.game.view(seat.seat).get(key)
+            seat.seat: table.adapter.own_hand(table.game.view(seat.seat))
             for seat in table.seats
             if not seat.gone and not seat.is_robot
         }

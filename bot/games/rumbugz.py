@@ -291,12 +291,14 @@ class RumBugzAdapter(GameAdapter):
     code_params = frozenset({"bug", "bugz", "added", "removed"})
     embed_events = frozenset({"rumbugz.event.match_won"})
     round_end_events = frozenset({"rumbugz.event.round_won"})
-    hand_key = "hand"
     start_options: ClassVar[Mapping[str, str]] = {
         "rounds": "rumbugz.cmd.option.rounds",
         "target": "rumbugz.cmd.option.target",
         "plyt_value": "rumbugz.cmd.option.plyt_value",
     }
+
+    def own_hand(self, view: JSON) -> object:
+        return view.get("hand")
 
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (

@@ -54,12 +54,14 @@ class RummikubAdapter(GameAdapter):
         {"rummikub.event.round_won", "rummikub.event.round_blocked", "rummikub.event.match_won"}
     )
     round_end_events = frozenset({"rummikub.event.round_won", "rummikub.event.round_blocked"})
-    hand_key = "rack"
     start_options: ClassVar[Mapping[str, str]] = {
         "rounds": "rummikub.cmd.option.rounds",
         "target": "rummikub.cmd.option.target",
         "hints": "rummikub.cmd.option.hints",
     }
+
+    def own_hand(self, view: JSON) -> object:
+        return view.get("rack")
 
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (

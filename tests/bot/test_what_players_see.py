@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot import charts
 from bot.i18n import t
+from games.bue.cards import DECK
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import component_for, components
 from tests.bot.forging import forge_click
@@ -54,6 +55,26 @@ async def test_every_rumbugz_move_that_changes_a_hand_sends_it(simcord_env, data
     await driver.discard(0, "9b")
     assert len(driver.dm_messages(0)) == before + 2
     assert "9b" not in driver.image_faces(driver.dm_messages(0)[-1])
+
+
+async def test_a_bue_shuffle_sends_the_hand_in_its_new_order_and_an_exchange_one_dm(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=2)
+    await driver.open()
+    seat = driver.state().turn
+    member = driver.members[seat]
+    before = len(driver.dm_messages(seat))
+    hand = await member.click(driver.table_message(), label="My hand")
+    order = [slot.card for slot in driver.state().hands[seat]]
+    while [slot.card for slot in driver.state().hands[seat]] == order:  # a shuffle may keep the order
+        await member.click(hand.response, label="Shuffle my hidden cards")
+    shuffles = len(driver.dm_messages(seat)) - before
+    assert shuffles >= 1
+    in_order = [DECK[slot.card].code for slot in driver.state().hands[seat]]
+    assert driver.image_faces(driver.dm_messages(seat)[-1]) == in_order
+    other = len(driver.dm_messages(1 - seat))
+    await driver.exchange_with_deck(seat, 0)
+    assert len(driver.dm_messages(seat)) == before + shuffles + 1  # one DM, not two
+    assert len(driver.dm_messages(1 - seat)) == other
 
 
 # ---------------------------------------------------------------------- refusals and buttons
