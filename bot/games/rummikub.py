@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group, game_here
 from bot.i18n import described, t
+from bot.records import within_limit
 from bot.render import HIGHLIGHT, MUTED, Canvas, picture
 from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
@@ -37,6 +38,7 @@ NUMBER_INK: dict[str, tuple[int, int, int]] = {
     "j": (120, 40, 160),
 }
 SELECT_LIMIT = 25
+FIELD_LIMIT = 1024  # characters in an embed field
 # custom_id is at most 100 characters: "gm:<game>:play:" leaves room for about 20 tiles.
 CUSTOM_ID_ROOM = 80
 
@@ -150,9 +152,11 @@ class RummikubAdapter(GameAdapter):
                         melded="✅" if view["melded"][seat] else "—",
                     ),
                 )
-        sets = [f"**{i + 1}**: {' '.join(s)}" for i, s in enumerate(view["table"])]
+        sets = [f"**{i + 1}**: {self.labels(s, viewer)}" for i, s in enumerate(view["table"])]
         if sets:
-            embed.add_field(name=viewer.t("rummikub.ui.sets"), value="\n".join(sets)[:1024], inline=False)
+            embed.add_field(
+                name=viewer.t("rummikub.ui.sets"), value=within_limit(sets, "\n", FIELD_LIMIT), inline=False
+            )
         embed.set_footer(text=viewer.t("rummikub.ui.footer", pool=view["pool"], sets=len(view["table"])))
         embed.set_image(url="attachment://rummikub-table.png")
         items: list[discord.ui.Item[Any]] = [
@@ -172,7 +176,7 @@ class RummikubAdapter(GameAdapter):
         rack = view.get("rack", [])
         embed = discord.Embed(
             title=viewer.t("rummikub.ui.rack_title", round=view["round"]),
-            description=" ".join(rack) or viewer.t("rummikub.ui.rack_empty"),
+            description=self.labels(rack, viewer) or viewer.t("rummikub.ui.rack_empty"),
             colour=self.colour,
         )
         embed.add_field(name=viewer.t("rummikub.ui.rack_value_name"), value=str(view.get("rack_value", 0)))

@@ -35,7 +35,8 @@ async def test_a_rummikub_play_sends_the_player_their_new_rack(simcord_env, data
     await driver.members[seat].slash(driver.channel, "rummikub play", tiles="r9 r10 r11 k5 b5 o5")
     dms = driver.dm_messages(seat)
     assert len(dms) == before + 1
-    assert dms[-1].embeds[0].description.split() == ["b1", "o13"]
+    assert driver.image_faces(dms[-1]) == ["b1", "o13"]
+    assert dms[-1].embeds[0].description == "blue 1 · orange 13"  # named as the channel names them
     assert len(driver.dm_messages(1 - seat)) == other_before  # the other rack did not change
 
 
@@ -131,6 +132,8 @@ async def test_rummikub_answers_name_tiles_as_the_channel_does_sorted_by_set(sim
     items = names.split(" · ")
     run = items.index("red 9")
     assert items[run : run + 3] == ["red 9", "red 10", "red 11"]  # set by set
+    sets = driver.table_message().embeds[0].fields[-1].value
+    assert "red 9 · red 10 · red 11" in sets and "r9" not in sets
 
 
 # ---------------------------------------------------------------------- numbers and boards
