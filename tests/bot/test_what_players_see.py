@@ -4,7 +4,6 @@ plural forms, the leaderboards, the empty answers and the score charts."""
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
 from PIL import Image
@@ -156,19 +155,22 @@ def test_counts_take_the_plural_form_of_each_language(language, what, count, tex
 
 
 async def test_the_leaderboards_say_one_match_and_show_points_only_per_game(simcord_env, database):
-    driver = BueDriver(simcord_env, database, players=2)
-    await driver.open(target=10)
-    rng = random.Random(3)
-    while driver.status() == "running":
-        await driver.play_one(rng)
-    winner = driver.members[driver.state().winner()]
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    game = driver.state()
+    seat = game.turn
+    game.racks[seat] = ["r1", "r2", "r3", "k5", "b5", "o5", "r10", "r11", "r12", "r13"]
+    driver.arrange(game)
+    winner = driver.members[seat]
+    await winner.slash(driver.channel, "rummikub play", tiles=" ".join(game.racks[seat]))
+    assert driver.state().finished
     every_game = await winner.slash(driver.channel, "leaderboard")
-    lines = every_game.response.embeds[0].description.splitlines()
-    assert "1 win in 1 match" in lines[0]
-    assert "point" not in every_game.response.embeds[0].description
-    bue = await winner.slash(driver.channel, "leaderboard", game="bue")
-    assert "point" in bue.response.embeds[0].description
-    assert "in 1 match," in bue.response.embeds[0].description
+    board = every_game.response.embeds[0].description
+    assert "1 win in 1 match" in board.splitlines()[0] and "0 wins in 1 match" in board
+    assert "point" not in board  # a Rummikub -52 and a Bué +50 do not add up
+    rummikub = await winner.slash(driver.channel, "leaderboard", game="rummikub")
+    assert "1 win in 1 match, " in rummikub.response.embeds[0].description
+    assert "point" in rummikub.response.embeds[0].description
 
 
 # ---------------------------------------------------------------------- empty answers
@@ -198,11 +200,10 @@ async def test_every_empty_answer_is_private_and_says_how_to_start(
 
 
 def colour_pixels(png: bytes, colour: str) -> int:
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+    raw = Image.open(io.BytesIO(png)).convert("RGB").tobytes()
     target = tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
-    return sum(
-        1 for pixel in image.getdata() if sum(abs(a - b) for a, b in zip(pixel, target, strict=True)) < 40
-    )
+    pixels = (raw[i : i + 3] for i in range(0, len(raw), 3))
+    return sum(1 for pixel in pixels if sum(abs(a - b) for a, b in zip(pixel, target, strict=True)) < 40)
 
 
 def test_players_with_equal_totals_each_keep_a_visible_line():
