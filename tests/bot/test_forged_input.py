@@ -32,6 +32,9 @@ def errors(caplog) -> list[str]:
         ("leaderboard", {"order": (STRING, "loudest")}),
         ("leaderboard", {"game": (INTEGER, 5)}),
         ("history", {"game": (STRING, "chess")}),
+        ("rummikub play", {}),  # a required option left out
+        ("rummikub play", {"hints": (STRING, "x")}),
+        ("bue", {}),  # a group, which cannot be run
     ],
 )
 async def test_forged_slash_options_get_a_private_refusal(simcord_env, database, caplog, command, options):
