@@ -22,6 +22,13 @@ class RummikubDriver(TableDriver[Rummikub]):
         faces = self.image_faces(self.table_message())
         assert Counter(faces) == Counter(t for s in self.state().table for t in s)
 
+    def arrange_going_out(self) -> tuple[int, str]:
+        """Give the player to move a rack that goes out in one play: their seat, and the play."""
+        game = self.state()
+        game.racks[game.turn] = ["r1", "r2", "r3", "k5", "b5", "o5", "r10", "r11", "r12", "r13"]
+        self.arrange(game)
+        return game.turn, " ".join(game.racks[game.turn])
+
     async def play_with_buttons(self, seat: int, tiles: list[str]) -> Any:
         member = self.members[seat]
         panel = await member.click(self.table_message(), label="Play tiles")

@@ -157,12 +157,9 @@ def test_counts_take_the_plural_form_of_each_language(language, what, count, tex
 async def test_the_leaderboards_say_one_match_and_show_points_only_per_game(simcord_env, database):
     driver = RummikubDriver(simcord_env, database)
     await driver.open()
-    game = driver.state()
-    seat = game.turn
-    game.racks[seat] = ["r1", "r2", "r3", "k5", "b5", "o5", "r10", "r11", "r12", "r13"]
-    driver.arrange(game)
+    seat, going_out = driver.arrange_going_out()
     winner = driver.members[seat]
-    await winner.slash(driver.channel, "rummikub play", tiles=" ".join(game.racks[seat]))
+    await winner.slash(driver.channel, "rummikub play", tiles=going_out)
     assert driver.state().finished
     every_game = await winner.slash(driver.channel, "leaderboard")
     board = every_game.response.embeds[0].description
@@ -206,10 +203,10 @@ def colour_pixels(png: bytes, colour: str) -> int:
     return sum(1 for pixel in pixels if sum(abs(a - b) for a, b in zip(pixel, target, strict=True)) < 40)
 
 
-def test_players_with_equal_totals_each_keep_a_visible_line():
+def score_chart(names: list[str], totals: list[list[int]]) -> bytes:
     chart = charts.ScoreChart(
-        names=["anna", "bruno", "carla"],
-        totals=[[10, 10, 5], [30, 30, 20], [60, 60, 40], [110, 110, 70]],
+        names=names,
+        totals=totals,
         target=110,
         winner=0,
         x_label="Game",
@@ -217,19 +214,12 @@ def test_players_with_equal_totals_each_keep_a_visible_line():
         target_label="Target",
         winner_label="Winner",
     )
-    png = charts.draw_scores(chart)
-    alone = charts.draw_scores(
-        charts.ScoreChart(
-            names=["anna"],
-            totals=[[10], [30], [60], [110]],
-            target=110,
-            winner=0,
-            x_label="Game",
-            y_label="Match points",
-            target_label="Target",
-            winner_label="Winner",
-        )
-    )
+    return charts.draw_scores(chart)
+
+
+def test_players_with_equal_totals_each_keep_a_visible_line():
+    png = score_chart(["anna", "bruno", "carla"], [[10, 10, 5], [30, 30, 20], [60, 60, 40], [110, 110, 70]])
+    alone = score_chart(["anna"], [[10], [30], [60], [110]])
     anna = charts.OKABE_ITO[0]
     # Most of anna's line shows beside bruno's, drawn after it.
     assert colour_pixels(png, anna) > colour_pixels(alone, anna) // 3
