@@ -3,10 +3,12 @@ logged at ERROR."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
+from bot import commands
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import components
 from tests.bot.forging import forge_click, forge_slash
@@ -81,3 +83,23 @@ async def test_a_button_naming_the_computers_menu_is_answered(simcord_env, datab
         assert "old message" in ephemeral_text(answer)
     assert not errors(caplog)
     assert driver.query("SELECT COUNT(*) FROM seats")[0][0] == 1
+
+
+async def test_an_interaction_a_handler_took_is_answered_once_however_slow(
+    simcord_env, database, monkeypatch
+):
+    driver = BueDriver(simcord_env, database, players=2)
+    member = driver.members[0]
+    quick = await member.slash(driver.channel, "bue rules")
+    original = commands.win_lines
+
+    async def slow_lines(*args, **kwargs):
+        await asyncio.sleep(2.5)  # past the fallback's wait, within Discord's three seconds
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(commands, "win_lines", slow_lines)
+    slow = await member.slash(driver.channel, "leaderboard")
+    await simcord_env.advance_time(3)
+    for answered in (quick, slow):
+        assert answered.response is not None and not answered.followups
+    assert "No finished match" in slow.response.content
