@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "<", ">")
 DPI = 100
-# How far apart, in points, lines that would draw on top of each other are set.
-TIE_OFFSET = 2.5
+# How far apart, in points, lines that would draw on top of each other are set: a line's width
+# (2) and a gap.
+TIE_OFFSET = 3.0
 LEGEND_NAME_LIMIT = 16
 SCORE_SIZE = (9.0, 4.5)  # inches: 900 x 450 px
 RATING_SIZE = (6.0, 2.6)  # 600 x 260 px
