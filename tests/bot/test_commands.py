@@ -5,7 +5,7 @@ from __future__ import annotations
 from discord import AppCommandOptionType
 
 
-async def test_start_offers_the_game_options_in_the_engine_ranges_then_the_timeout_and_computers(make_bot):
+async def test_start_offers_the_game_options_in_the_engine_ranges_then_stand_ins_the_timeout_and_computers(make_bot):
     bot = make_bot()
     await bot.load_extension("bot.games.rummikub")
     (group,) = bot.tree.get_commands()
@@ -18,6 +18,7 @@ async def test_start_offers_the_game_options_in_the_engine_ranges_then_the_timeo
         ("rounds", AppCommandOptionType.integer.value, 1, 20, False),
         ("target", AppCommandOptionType.integer.value, 0, 1000, False),
         ("hints", AppCommandOptionType.boolean.value, None, None, False),
+        ("stand_in", AppCommandOptionType.boolean.value, None, None, False),
         ("turn_timeout", AppCommandOptionType.string.value, None, None, False),
         ("computers", AppCommandOptionType.integer.value, 0, 3, False),
         ("computer_level", AppCommandOptionType.string.value, None, None, False),
