@@ -5,7 +5,7 @@ from __future__ import annotations
 from discord import AppCommandOptionType
 
 
-async def test_start_offers_the_game_options_in_the_engine_ranges_then_stand_ins_the_timeout_and_computers(make_bot):
+async def test_start_offers_the_game_options_in_the_engine_ranges_then_the_timeout_and_computers(make_bot):
     bot = make_bot()
     await bot.load_extension("bot.games.rummikub")
     (group,) = bot.tree.get_commands()
