@@ -723,29 +723,27 @@ class TableService:
         async with self.seated(interaction, game_id) as (table, seat):
             if not standins.away(table.seats[seat]):
                 raise GameError("standins.error.not_away")
-            publication = await self._apply(
-                table, seat, standins.back(), by_timeout=False, told=standins.back_events(table.seats[seat])
-            )
+            publication = await self._hand_back(table, seat)
             await reply(interaction, t(language(interaction), "standins.welcome_back"))
             await self.deliver(table, publication)
 
     async def come_back_if_away(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
         """Any click of a player a computer stands in for gives them their seat back, before it is
         handled (a click the stand-in's moves made stale would otherwise never get through)."""
-        seat = next(
-            (s for s in snapshot.seats if s.user_id == interaction.user.id and standins.away(s)), None
-        )
-        if seat is not None and snapshot.game.status == "running":
-            async with self.seated(interaction, snapshot.game.id) as (table, seat_number):
-                await self._come_back(table, seat_number)
+        mine = (row for row in snapshot.seats if row.user_id == interaction.user.id)
+        if snapshot.game.status == "running" and any(standins.away(row) for row in mine):
+            async with self.seated(interaction, snapshot.game.id) as (table, seat):
+                await self._come_back(table, seat)
 
     async def _come_back(self, table: Table, seat: int) -> None:
         """Under the lock: if a computer stands in for ``seat``'s person, they take the seat again."""
         if standins.away(table.seats[seat]):
-            told = standins.back_events(table.seats[seat])
-            await self.deliver(
-                table, await self._apply(table, seat, standins.back(), by_timeout=False, told=told)
-            )
+            await self.deliver(table, await self._hand_back(table, seat))
+
+    async def _hand_back(self, table: Table, seat: int) -> Publication:
+        """The computer standing in for ``seat``'s person gets up; their hand comes by DM again."""
+        told = standins.back_events(table.seats[seat])
+        return await self._apply(table, seat, standins.back(), by_timeout=False, told=told)
 
     async def abort(self, interaction: discord.Interaction, game_id: int) -> None:
         async with self.lock(game_id):
