@@ -8,10 +8,15 @@ from typing import Any
 import pytest
 
 from games.bue import Bue
+from games.bue.robot import BueRobot
 from games.core import BACK, JSON, LEAVE, STAND_IN, TABLE_OPTIONS, Game, GameError, replay
+from games.robots import LEVELS, Robot, play_out
 from games.rumbugz import RumBugz
+from games.rumbugz.robot import RumBugzRobot
 from games.rummikub import Rummikub
+from games.rummikub.robot import RummikubRobot
 from games.seriebum import SerieBum
+from games.seriebum.robot import SerieBumRobot
 
 ENGINES: list[type[Game]] = [Bue, SerieBum, Rummikub, RumBugz]
 
@@ -67,3 +72,26 @@ def test_the_stand_in_option_is_the_referees_and_every_engine_lets_it_through(en
     assert game.to_json() == engine.new(players, {}, seed=3).to_json()
     with pytest.raises(GameError):
         engine.resolve_options({"stand_ins": 1})
+
+
+ROBOTS: dict[type[Game], type[Robot]] = {
+    Bue: BueRobot,
+    SerieBum: SerieBumRobot,
+    Rummikub: RummikubRobot,
+    RumBugz: RumBugzRobot,
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.name)
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_stand_in_sitting_down_mid_match_plays_the_seat_legally_to_the_end(engine: type[Game], level: str):
+    """A computer that takes a seat late has seen nothing of the match before: it decides from the
+    seat's view as it is, every move legal, until the match ends."""
+    players = 2 if engine is SerieBum else 3
+    log = default_log(engine, players, seed=7, steps=12)
+    game = replay(engine, players, {}, 7, log)
+    robots = [ROBOTS[engine](level, 100 + seat) for seat in range(players)]
+    for seat, robot in enumerate(robots):
+        robot.observe(game.view(seat), [])
+    play_out(game, robots)
+    assert game.finished
