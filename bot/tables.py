@@ -779,7 +779,9 @@ class TableService:
                 return
             deciding = table.game.to_act() if timer.kind == ROBOT_MOVE else table.game.required_to_act()
             actions = deciding.get(timer.seat)
-            if actions is None or decision_key(actions) != timer.decision:
+            # A timer taken just before a seat changed hands is for whoever played it then.
+            computers_timer = (timer.kind == ROBOT_MOVE) == (timer.seat in table.robots)
+            if actions is None or decision_key(actions) != timer.decision or not computers_timer:
                 await self.store.drop_timer(timer)
                 return
             viewer = table.viewer()

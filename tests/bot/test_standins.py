@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.standins import turns_timed_out
+from bot.store import TimerRow
 from tests.bot.bue_driver import BueDriver
 from tests.bot.test_bue_play import ephemeral_text
 
@@ -198,7 +199,7 @@ async def test_the_stand_in_plays_on_after_a_restart_and_back_still_works(simcor
     await time_out_twice_then_come_back(driver, simcord_env, restart=make_bot)
 
 
-async def test_any_click_of_the_player_gives_them_their_seat_back(simcord_env, database):
+async def test_any_click_of_the_player_gives_them_their_seat_back(simcord_env, simcord_bot, database):
     driver = BueDriver(simcord_env, database, players=3)
     await driver.open(turn_timeout="1m")
     rng = random.Random(8)
@@ -208,10 +209,15 @@ async def test_any_click_of_the_player_gives_them_their_seat_back(simcord_env, d
     await simcord_env.advance_time(TIMEOUT + 1)
     assert driver.query("SELECT stand_in FROM seats WHERE seat = ?", seat) == [("hard",)]
 
+    (decision,) = driver.query("SELECT decision FROM timers WHERE seat = ? AND kind = 'robot'", seat)[0]
     await driver.members[seat].click(driver.table_message(), label="My hand")
     assert driver.query("SELECT stand_in FROM seats WHERE seat = ?", seat) == [(None,)]
     await simcord_env.advance_time(PAUSE + 0.1)
     assert seat in driver.state().to_act()  # waiting for the person again, not for a computer
+    # The computer's move, taken by the timer loop just before the person came back, is dropped.
+    moves = actions_of(driver, seat)
+    await simcord_bot.tables.fire(TimerRow(driver.game_id, seat, "robot", decision, 0.0))
+    assert actions_of(driver, seat) == moves
 
 
 async def test_with_stand_ins_off_timeouts_only_play_the_default_move(simcord_env, database):
