@@ -118,7 +118,7 @@ async def test_a_person_leaves_a_four_player_bue_and_a_computer_finishes_for_the
 async def test_the_last_person_leaving_ends_the_game_with_no_result(simcord_env, database):
     driver = BueDriver(simcord_env, database, players=1)
     host = driver.members[0]
-    await host.slash(driver.channel, "bue start", computers=2)
+    await host.slash(driver.channel, "bue start", computers=2, computer_level="easy")
     await host.click(driver.channel.last_message, label="Begin")
     driver.game_id = driver.query("SELECT MAX(id) FROM games")[0][0]
 
