@@ -23,7 +23,7 @@ from bot.replies import claim, language, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin
 from bot.timers import TimerService
-from games.core import GameError
+from games.core import BACK, GameError
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +168,10 @@ class GameBot(commands.Bot):
             await self.lobbies.rematch(interaction, row)
             return
         check_origin(interaction, row, private=True)
+        if move == BACK:
+            await self.tables.back(interaction, game_id)
+            return
+        await self.tables.come_back_if_away(interaction, snapshot)
         if move == "hand":
             await self.tables.show_hand(interaction, game_id)
             return

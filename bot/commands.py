@@ -13,7 +13,7 @@ from bot.adapter import GameAdapter
 from bot.i18n import described, t
 from bot.records import decimal, game_choices, nothing_yet
 from bot.replies import claim, language, reply, report_error
-from games.core import GameError, Option
+from games.core import TABLE_OPTIONS, GameError, Option
 from games.robots import LEVELS
 
 if TYPE_CHECKING:
@@ -132,6 +132,7 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
                 "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
             ),
             *(optional(name, option_type(engine_options[name])) for name in adapter.start_options),
+            *(optional(option.name, option_type(option)) for option in TABLE_OPTIONS),
             optional("turn_timeout", str),
             optional("computers", app_commands.Range[int, 0, adapter.engine.max_players - 1]),
             optional("computer_level", str),
@@ -139,6 +140,7 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
     )
     descriptions = {
         **adapter.start_options,
+        **{option.name: f"cmd.option.{option.name}" for option in TABLE_OPTIONS},
         "turn_timeout": "cmd.option.turn_timeout",
         "computers": "cmd.option.computers",
         "computer_level": "cmd.option.computer_level",

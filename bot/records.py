@@ -78,7 +78,10 @@ async def score_chart(
     unit = viewer.t(f"stats.chart.unit.{kind}")
     left = viewer.t("common.left_mark")
     chart = charts.ScoreChart(
-        names=[f"{seat.name} {left}" if seat.gone else seat.name for seat in table.seats],
+        names=[
+            f"{name} {left}" if seat.out else name
+            for seat, name in zip(table.seats, viewer.names, strict=True)
+        ],
         totals=history,
         target=table.row.options.get("target") or None,
         winner=table.game.winner(),

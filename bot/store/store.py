@@ -82,10 +82,23 @@ class SeatRow:
     robot: str | None = None  # a computer's level; None for a person
     robot_state: dict[str, Any] | None = None
     dm_channel_id: int | None = None
+    stand_in: str | None = None  # the level of a computer playing for the seat's person, away or gone
+    stood_in: bool = False  # one played while the person was away: the match is not rated for them
+    left_total: int | None = None  # the total the seat had when its player left
 
     @property
     def is_robot(self) -> bool:
         return self.robot is not None
+
+    @property
+    def played_by_computer(self) -> bool:
+        """A computer decides this seat's moves: a computer player, or one standing in."""
+        return self.is_robot or self.stand_in is not None
+
+    @property
+    def out(self) -> bool:
+        """Nobody plays this seat any more: its player left and no computer took it."""
+        return self.gone and self.stand_in is None
 
 
 @dataclass(frozen=True)
@@ -148,21 +161,35 @@ class Commit:
     # A game, round or manche ended with this action: the match totals are kept as they stand.
     round_ended: bool = False
     feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
+    # Seats a computer now plays for their person, by its level (the person left if ``gone`` too);
+    # seats whose person is back, the computer gone.
+    stand_ins: Mapping[int, str] = field(default_factory=dict)
+    back: Iterable[int] = ()
+    # How a computer that finished a match for a person who left is named in the results.
+    stand_in_name: str = "🤖 {name}"
 
     def seats_after(self, seats: Sequence[SeatRow], version: int) -> list[SeatRow]:
         """The seats as this change, committed at ``version``, leaves them (what ``Store.commit``
         writes to them), without reading them back."""
-        gone, changed = set(self.gone), set(self.changed_decisions)
-        return [
-            replace(
+        gone, changed, back = set(self.gone), set(self.changed_decisions), set(self.back)
+
+        def after(seat: SeatRow) -> SeatRow:
+            total = self.totals[seat.seat] if seat.seat < len(self.totals) else seat.total
+            seat = replace(
                 seat,
-                total=self.totals[seat.seat] if seat.seat < len(self.totals) else seat.total,
-                gone=seat.gone or seat.seat in gone,
+                total=total,
                 decision_since=version if seat.seat in changed else seat.decision_since,
                 robot_state=self.robot_states.get(seat.seat, seat.robot_state),
             )
-            for seat in seats
-        ]
+            if seat.seat in gone:
+                seat = replace(seat, gone=True, left_total=total)
+            if seat.seat in self.stand_ins:
+                seat = replace(seat, stand_in=self.stand_ins[seat.seat], stood_in=True)
+            if seat.seat in back:
+                seat = replace(seat, stand_in=None, robot_state=None)
+            return seat
+
+        return [after(seat) for seat in seats]
 
 
 @dataclass(frozen=True)
@@ -256,6 +283,7 @@ def _seat(row: Row) -> SeatRow:
     decoded = {
         "gone": bool(row["gone"]),
         "dm_notice_sent": bool(row["dm_notice_sent"]),
+        "stood_in": bool(row["stood_in"]),
         "robot_state": json.loads(row["robot_state"]) if row["robot_state"] else None,
     }
     return SeatRow(**_columns(SeatRow, row, **decoded))
@@ -533,8 +561,16 @@ class Store:
                 rows=[(total, game.id, seat) for seat, total in enumerate(change.totals)],
             ),
             Statement(
-                "UPDATE seats SET gone = 1 WHERE game_id = ? AND seat = ?",
+                "UPDATE seats SET gone = 1, left_total = total WHERE game_id = ? AND seat = ?",
                 rows=[(game.id, seat) for seat in change.gone],
+            ),
+            Statement(
+                "UPDATE seats SET stand_in = ?, stood_in = 1 WHERE game_id = ? AND seat = ?",
+                rows=[(level, game.id, seat) for seat, level in change.stand_ins.items()],
+            ),
+            Statement(
+                "UPDATE seats SET stand_in = NULL, robot_state = NULL WHERE game_id = ? AND seat = ?",
+                rows=[(game.id, seat) for seat in change.back],
             ),
             Statement(
                 "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
@@ -564,18 +600,7 @@ class Store:
             )
         rated = change.finished and change.winner is not None
         if rated:
-            # A computer's seat is rated as its level ('robot:hard'), with no user id.
-            statements.append(
-                Statement(
-                    "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
-                    " gone, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
-                    " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
-                    " CASE WHEN robot IS NULL THEN user_id END, name, total,"
-                    " CASE WHEN seat = ? THEN 1 ELSE 0 END, gone, CAST(? AS DOUBLE PRECISION)"
-                    " FROM seats WHERE game_id = ?",
-                    (game.guild_id, game.kind, change.winner, now, game.id),
-                )
-            )
+            statements += self._results_statements(game, change, now)
 
         async def rate(db: Executor) -> None:
             await self._rate_match(db, game.id)
@@ -585,6 +610,40 @@ class Store:
         except WrongRowCount:
             raise StaleVersion(game.id) from None
         return version
+
+    @staticmethod
+    def _results_statements(game: GameRow, change: Commit, now: float) -> list[Statement]:
+        """A results row per seat for whoever holds it at the end, and one per person who left
+        their seat to a stand-in.
+
+        A computer's seat is rated as its level ('robot:hard'), with no user id; so is the
+        computer that finished for a person who left, who is rated last with the total they
+        had. A person a stand-in played for while they were away keeps the seat's result, unrated.
+        """
+        columns = (
+            "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won, gone,"
+            " rated, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
+        )
+        board = (game.guild_id, game.kind)
+        replaced = "gone = 1 AND stand_in IS NOT NULL"
+        return [
+            Statement(
+                columns + " CASE WHEN robot IS NOT NULL THEN 'robot:' || robot"
+                f" WHEN {replaced} THEN 'robot:' || stand_in ELSE 'user:' || user_id END,"
+                f" CASE WHEN robot IS NULL AND NOT ({replaced}) THEN user_id END,"
+                f" CASE WHEN {replaced} THEN REPLACE(CAST(? AS TEXT), '{{name}}', name) ELSE name END,"
+                " total, CASE WHEN seat = ? THEN 1 ELSE 0 END,"
+                " CASE WHEN stand_in IS NULL THEN gone ELSE 0 END,"
+                " CASE WHEN stood_in = 1 AND gone = 0 THEN 0 ELSE 1 END, CAST(? AS DOUBLE PRECISION)"
+                " FROM seats WHERE game_id = ?",
+                (*board, change.stand_in_name, change.winner, now, game.id),
+            ),
+            Statement(
+                columns + " 'user:' || user_id, user_id, name, left_total, 0, 1, 1,"
+                f" CAST(? AS DOUBLE PRECISION) FROM seats WHERE game_id = ? AND {replaced}",
+                (*board, now, game.id),
+            ),
+        ]
 
     async def round_totals(self, game_id: int) -> list[list[int]]:
         """The match totals per seat after each finished game, round or manche, in order."""
@@ -604,6 +663,17 @@ class Store:
             "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
         )
         return [(row["seat"], json.loads(row["action"])) for row in rows]
+
+    async def moves_since_own(self, game_id: int, seat: int) -> list[tuple[int, bool]]:
+        """(seat, by timeout) of each action since ``seat`` last moved by itself, oldest first: what
+        tells how many of its turns in a row ran out."""
+        rows = await self._db.fetch(
+            "SELECT seat, by_timeout FROM actions WHERE game_id = ? AND number > COALESCE((SELECT"
+            " MAX(number) FROM actions WHERE game_id = ? AND seat = ? AND by_timeout = 0), -1)"
+            " ORDER BY number",
+            (game_id, game_id, seat),
+        )
+        return [(row["seat"], bool(row["by_timeout"])) for row in rows]
 
     @staticmethod
     def _robot_states_statement(game_id: int, states: Mapping[int, dict[str, Any]]) -> Statement:
@@ -697,8 +767,8 @@ class Store:
     async def _rate_match(db: Executor, game_id: int) -> None:
         """Rate a finished match from its results, after every match of its board finished before it."""
         seats = await db.fetch(
-            "SELECT entry, points, won, gone, guild_id, kind, finished_at FROM results"
-            " WHERE game_id = ? ORDER BY seat",
+            "SELECT entry, points, won, gone, rated, guild_id, kind, finished_at FROM results"
+            " WHERE game_id = ? ORDER BY seat, gone",
             (game_id,),
         )
         board = (seats[0]["guild_id"], seats[0]["kind"])
@@ -710,12 +780,15 @@ class Store:
             [bool(seat["gone"]) for seat in seats],
         )
         rated = rate([(seat["entry"], place) for seat, place in zip(seats, order, strict=True)], prior)
+        # Everyone's place counts for the others; an unrated entry's own rating stays as it was.
+        unrated = {seat["entry"] for seat in seats if not seat["rated"]}
         await db.executemany(
             "INSERT INTO ratings (game_id, entry, guild_id, kind, mu, sigma, finished_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 (game_id, entry, *board, skill.mu, skill.sigma, seats[0]["finished_at"])
                 for entry, skill in rated.items()
+                if entry not in unrated
             ],
         )
 
@@ -726,7 +799,8 @@ class Store:
         its first match, in the order they finished.
         """
         boards = await self._db.fetch(
-            "SELECT DISTINCT guild_id, kind FROM results WHERE game_id NOT IN (SELECT game_id FROM ratings)"
+            "SELECT DISTINCT guild_id, kind FROM results"
+            " WHERE rated = 1 AND game_id NOT IN (SELECT game_id FROM ratings)"
         )
         for board in boards:
             key = (board["guild_id"], board["kind"])
