@@ -13,7 +13,6 @@ from typing import Any
 
 from bot.ratings import Skill, places, rate
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
-from bot.store.postgres import PostgresBackend
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 
@@ -28,6 +27,23 @@ SEATS_QUERY = (
 )
 TIMERS_QUERY = "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at"
 GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
+
+# What a move writes (see Store.commit): each statement is a hop to SQLite's thread or a round
+# trip to PostgreSQL, so each table a move changes gets one.
+MOVE = (
+    "UPDATE games SET state = ?, version = ?, updated_at = ?"
+    " WHERE id = ? AND version = ? AND status = 'running'"
+)
+FINISHING_MOVE = (
+    "UPDATE games SET state = ?, version = ?, updated_at = ?, status = 'finished'"
+    " WHERE id = ? AND version = ? AND status = 'running'"
+)
+# A NULL leaves the column as it was.
+SEAT_CHANGE = (
+    "UPDATE seats SET total = COALESCE(?, total), gone = CASE WHEN ? = 1 THEN 1 ELSE gone END,"
+    " decision_since = COALESCE(?, decision_since), robot_state = COALESCE(?, robot_state)"
+    " WHERE game_id = ? AND seat = ?"
+)
 
 # Each entry's latest rating on one board (server and game), and how many matches rated it.
 LATEST_RATINGS = """
@@ -279,6 +295,9 @@ class Store:
     async def open(cls, database: str, shards: Shards = Shards()) -> Store:
         """The store in ``database``: an SQLite file's path, or a ``postgresql://`` URL; migrated."""
         if database.startswith(POSTGRES_SCHEMES):
+            # Imported here: a bot on SQLite never loads asyncpg (a tenth of a second at start-up).
+            from bot.store.postgres import PostgresBackend
+
             backend: Backend = await PostgresBackend.open(database)
         else:
             backend = await SQLiteBackend.open(database)
@@ -516,10 +535,10 @@ class Store:
         """
         version = game.version + 1
         statements = [
-            # The status is not set on every move: its index's page would be written each time.
             Statement(
-                "UPDATE games SET state = ?, version = ?, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'running'",
+                # The status is set only by the move that ends the game: its index's page would
+                # otherwise be written at every move.
+                (FINISHING_MOVE if change.finished else MOVE),
                 (json.dumps(change.state), version, now, game.id, game.version),
                 changes=1,
             ),
@@ -528,19 +547,7 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, version - 1, change.seat, json.dumps(change.action), int(change.by_timeout), now),
             ),
-            Statement(
-                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
-                rows=[(total, game.id, seat) for seat, total in enumerate(change.totals)],
-            ),
-            Statement(
-                "UPDATE seats SET gone = 1 WHERE game_id = ? AND seat = ?",
-                rows=[(game.id, seat) for seat in change.gone],
-            ),
-            Statement(
-                "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
-                rows=[(version, game.id, seat) for seat in change.changed_decisions],
-            ),
-            self._robot_states_statement(game.id, change.robot_states),
+            self._seats_statement(game.id, version, change),
             *self._timers_statements(game.id, change.timers),
             Statement(
                 "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
@@ -548,8 +555,6 @@ class Store:
                 rows=[(game.id, seat, feat) for seat, feat in change.feats],
             ),
         ]
-        if change.finished:
-            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game.id,)))
         if change.publication is not None:
             statements.append(self._publication_statement(game.id, version, change.publication))
         if change.round_ended:
@@ -604,6 +609,27 @@ class Store:
             "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
         )
         return [(row["seat"], json.loads(row["action"])) for row in rows]
+
+    @staticmethod
+    def _seats_statement(game_id: int, version: int, change: Commit) -> Statement:
+        """What the move changes of each seat (its total, whether it left, when its decision
+        began, a computer's memory), one row per seat concerned."""
+        gone, changed = set(change.gone), set(change.changed_decisions)
+        concerned = sorted({*range(len(change.totals)), *gone, *changed, *change.robot_states})
+        return Statement(
+            SEAT_CHANGE,
+            rows=[
+                (
+                    change.totals[seat] if seat < len(change.totals) else None,
+                    int(seat in gone),
+                    version if seat in changed else None,
+                    json.dumps(change.robot_states[seat]) if seat in change.robot_states else None,
+                    game_id,
+                    seat,
+                )
+                for seat in concerned
+            ],
+        )
 
     @staticmethod
     def _robot_states_statement(game_id: int, states: Mapping[int, dict[str, Any]]) -> Statement:

@@ -4,6 +4,12 @@ what two processes sharing one database may and may not do."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -190,3 +196,93 @@ async def test_sqlite_uses_wal_and_foreign_keys(tmp_path):
     assert (await store._value("PRAGMA journal_mode")) == "wal"
     assert (await store._value("PRAGMA foreign_keys")) == 1
     await store.close()
+
+
+async def test_a_move_changes_each_seat_it_names_and_leaves_the_others(store):
+    game_id = await open_lobby(store)
+    await store.join(game_id, 2, "bruno", "en")
+    await store.add_robot(game_id, "hard", "robot")
+    await store.start(game_id, {"n": 0}, [], robot_states={2: {"memory": 1}})
+    change = Commit(
+        seat=1,
+        action={"type": "deck"},
+        state={"n": 1},
+        totals=[10, 20],  # the computer's total is left as it was
+        timers=[],
+        gone=[1],
+        changed_decisions=[2],
+        robot_states={2: {"memory": 2}},
+    )
+    seats = await store.seats(game_id)
+    version = await store.commit(await store.game(game_id), change, now=1.0)
+    assert await store.seats(game_id) == change.seats_after(seats, version)
+    after = await store.seats(game_id)
+    expected = [(10, False, 1), (20, True, 1), (0, False, 2)]
+    assert [(seat.total, seat.gone, seat.decision_since) for seat in after] == expected
+    assert after[2].robot_state == {"memory": 2}
+
+
+async def test_a_transaction_cancelled_mid_statement_rolls_back_and_frees_the_store(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    inside = asyncio.Event()
+
+    async def interrupted_move() -> None:
+        async with store.backend.transaction() as db:
+            await db.execute("UPDATE games SET state = '{\"n\": 99}' WHERE id = ?", (game_id,))
+            inside.set()
+            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+    for cancellations in (1, 2):  # a second one while the rollback is on its way too
+        before = await store.game(game_id)
+        task = asyncio.create_task(interrupted_move())
+        await inside.wait()
+        inside.clear()
+        for _ in range(cancellations):
+            task.cancel()
+            await asyncio.sleep(0)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert await store.game(game_id) == before
+        assert len(await store.timers(game_id)) == 1
+        # Nothing is left holding the store: the next move commits (and keeps the timer).
+        change = replace(move(before.version), timers=[(0, "expire", "deck,swap", 100.0)])
+        assert await store.commit(before, change, now=1.0) == before.version + 1
+    await store.close()
+
+
+async def test_a_transaction_cancelled_before_its_first_statement_ran_leaves_none_open(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    for _ in range(20):
+        task = asyncio.create_task(store.commit(await store.game(game_id), move(1), now=1.0))
+        await asyncio.sleep(0)  # the transaction has asked for its first statement
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        # A commit that ran or not, but no transaction left open to swallow the next writes.
+        await store.set_message(game_id, 42)
+        reopened = await Store.open(str(tmp_path / "db.sqlite3"))
+        assert (await reopened.game(game_id)).message_id == 42
+        await reopened.close()
+        await store.set_message(game_id, 0)
+    await store.close()
+
+
+def test_a_bot_on_sqlite_never_imports_asyncpg(tmp_path):
+    """asyncpg takes a tenth of a second to import: a bot on SQLite has no use for it."""
+    program = (
+        "import asyncio, sys\n"
+        "import bot.__main__\n"
+        "from bot.store import Store\n"
+        "async def main():\n"
+        f"    store = await Store.open({str(tmp_path / 'db.sqlite3')!r})\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] == 'asyncpg'))\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    ran = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, env=environment
+    )
+    assert ran.stdout.strip() == "[]"
