@@ -45,6 +45,9 @@ SEAT_CHANGE = (
     " WHERE game_id = ? AND seat = ?"
 )
 
+# What a rating reads of each seat's result.
+RATED_RESULT = "entry, points, won, gone, guild_id, kind, finished_at"
+
 # Each entry's latest rating on one board (server and game), and how many matches rated it.
 LATEST_RATINGS = """
     WITH board AS (
@@ -567,24 +570,22 @@ class Store:
                     (game.id, game.id),
                 )
             )
-        rated = change.finished and change.winner is not None
-        if rated:
-            # A computer's seat is rated as its level ('robot:hard'), with no user id.
-            statements.append(
-                Statement(
-                    "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
-                    " gone, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
-                    " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
-                    " CASE WHEN robot IS NULL THEN user_id END, name, total,"
-                    " CASE WHEN seat = ? THEN 1 ELSE 0 END, gone, CAST(? AS DOUBLE PRECISION)"
-                    " FROM seats WHERE game_id = ?",
-                    (game.guild_id, game.kind, change.winner, now, game.id),
-                )
-            )
 
         async def rate(db: Executor) -> None:
-            await self._rate_match(db, game.id)
+            # A computer's seat is rated as its level ('robot:hard'), with no user id. The
+            # results come back from their insert: the rating needs no statement to read them.
+            seats = await db.fetch(
+                "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
+                " gone, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
+                " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
+                " CASE WHEN robot IS NULL THEN user_id END, name, total,"
+                " CASE WHEN seat = ? THEN 1 ELSE 0 END, gone, CAST(? AS DOUBLE PRECISION)"
+                f" FROM seats WHERE game_id = ? RETURNING seat, {RATED_RESULT}",
+                (game.guild_id, game.kind, change.winner, now, game.id),
+            )
+            await self._rate_match(db, game.id, sorted(seats, key=lambda seat: seat["seat"]))
 
+        rated = change.finished and change.winner is not None
         try:
             await self._db.run(statements, then=rate if rated else None)
         except WrongRowCount:
@@ -720,13 +721,13 @@ class Store:
     # ------------------------------------------------------------------ ratings
 
     @staticmethod
-    async def _rate_match(db: Executor, game_id: int) -> None:
-        """Rate a finished match from its results, after every match of its board finished before it."""
-        seats = await db.fetch(
-            "SELECT entry, points, won, gone, guild_id, kind, finished_at FROM results"
-            " WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        )
+    async def _rate_match(db: Executor, game_id: int, seats: Sequence[Row] | None = None) -> None:
+        """Rate a finished match from its results (its seats' rows, in seat order, if already at
+        hand), after every match of its board finished before it."""
+        if seats is None:
+            seats = await db.fetch(
+                f"SELECT {RATED_RESULT} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
         board = (seats[0]["guild_id"], seats[0]["kind"])
         rows = await db.fetch(LATEST_RATINGS + " SELECT entry, mu, sigma FROM board WHERE recency = 1", board)
         prior = {row["entry"]: Skill(row["mu"], row["sigma"]) for row in rows}

@@ -121,6 +121,8 @@ async def test_a_commit_writes_everything_or_nothing(store):
     board = await store.leaderboard(5, "bue")
     assert [(s.name, s.wins, s.games, s.points) for s in board] == [("anna", 1, 1, 30), ("bruno", 0, 1, 0)]
     assert await store.leaderboard(5, "rummikub") == []
+    # Rated in the same commit, from the results it wrote.
+    assert [standing.name for standing in await store.rating_board(5, "bue")] == ["anna", "bruno"]
 
 
 async def test_a_snapshot_reads_what_a_move_needs_in_one_go(store):
