@@ -41,6 +41,8 @@ from bot.store.store import MOVE, SEAT_CHANGE
 
 # How many moves are traced and compared before the timing.
 TRACED_MOVES = 5
+# The CPU per move of each timed run, in the order they ran.
+CPU_PER_MOVE: list[float] = []
 
 
 async def threaded_store(database: str) -> Store:
@@ -58,11 +60,13 @@ async def new_game(database: str) -> None:
 
 
 async def timed(commit: Callable[[int], Awaitable[None]], seconds: float) -> float:
+    """Moves per second; the process's CPU per move (every thread's) goes to ``CPU_PER_MOVE``."""
     committed = 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - started < seconds:
         await commit(committed)
         committed += 1
+    CPU_PER_MOVE.append((time.process_time() - cpu) / committed)
     return committed / (time.perf_counter() - started)
 
 
@@ -183,6 +187,7 @@ async def main() -> None:
     options = parser.parse_args()
     runners = {"store": run_store, "bare": run_bare, "thread": run_thread}
     figures: dict[str, list[float]] = {name: [] for name in runners}
+    cpu: dict[str, list[float]] = {name: [] for name in runners}
     with tempfile.TemporaryDirectory(prefix="store-commit-") as folder:
         traced = await traces(folder)
         assert traced["store"] == traced["bare"] == traced["thread"], traced
@@ -195,11 +200,14 @@ async def main() -> None:
             for name in names:
                 database = f"{folder}/{name}-{number}.sqlite3"
                 figures[name].append(await runners[name](database, options.seconds))
+                cpu[name].append(CPU_PER_MOVE[-1])
             print(
                 f"round {number + 1}: "
                 + ", ".join(f"{name} {figures[name][-1]:6.0f}" for name in runners)
                 + f" moves/s; store/bare {figures['store'][-1] / figures['bare'][-1]:.2f},"
-                f" store/thread {figures['store'][-1] / figures['thread'][-1]:.2f}",
+                f" store/thread {figures['store'][-1] / figures['thread'][-1]:.2f}; CPU per move "
+                + ", ".join(f"{name} {cpu[name][-1] * 1e6:.0f}" for name in runners)
+                + " µs",
                 flush=True,
             )
     medians = {name: statistics.median(values) for name, values in figures.items()}
@@ -213,6 +221,10 @@ async def main() -> None:
         f"medians of {options.rounds} rounds: "
         + ", ".join(f"{name} {value:.0f} moves/s" for name, value in medians.items())
         + f"; median ratio store/bare {ratios['bare']:.2f}, store/thread {ratios['thread']:.2f}"
+    )
+    print(
+        "median CPU per move (all threads): "
+        + ", ".join(f"{name} {statistics.median(values) * 1e6:.0f} µs" for name, values in cpu.items())
     )
 
 
