@@ -7,7 +7,10 @@ so the store sends as few as SQL allows: a move's commit is BEGIN, its statement
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
+import threading
+import weakref
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from graphlib import TopologicalSorter
@@ -17,6 +20,26 @@ from typing import Any
 import aiosqlite
 
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
+
+# Connections not closed yet: see _stop_at_exit.
+_open_connections: weakref.WeakSet[aiosqlite.Connection] = weakref.WeakSet()
+
+
+def _stop_at_exit() -> None:
+    """aiosqlite's thread is not a daemon: a store left open (a crash before the bot's close)
+    would keep the process from ever exiting. The main thread is done when the interpreter
+    begins to wait for the other threads; each connection's thread is then told to stop (it
+    closes its connection first: SQLite rolls back what was not committed)."""
+    threading.main_thread().join()
+    for connection in list(_open_connections):
+        connection.stop()
+
+
+@functools.cache
+def _watch_exit() -> None:
+    """One watcher for the process, started with its first connection."""
+    threading.Thread(target=_stop_at_exit, name="sqlite-exit", daemon=True).start()
+
 
 # WAL lets readers go on while a move commits; NORMAL syncs at checkpoints rather than at every
 # commit, which in WAL mode still survives a crash of the bot (a power cut may lose the last moves).
@@ -66,6 +89,8 @@ class SQLiteBackend(Backend):
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # No implicit transactions: a statement on its own commits, a transaction says BEGIN.
         connection = await aiosqlite.connect(path, isolation_level=None)
+        _open_connections.add(connection)
+        _watch_exit()
         try:
             connection.row_factory = aiosqlite.Row
             for pragma in PRAGMAS:
@@ -159,3 +184,4 @@ class SQLiteBackend(Backend):
         # After the transaction under way, if any: closing would roll it back.
         async with self._lock:
             await self._db.close()
+        _open_connections.discard(self._db)

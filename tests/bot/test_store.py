@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from dataclasses import replace
@@ -288,3 +289,21 @@ def test_a_bot_on_sqlite_never_imports_asyncpg(tmp_path):
         [sys.executable, "-c", program], capture_output=True, text=True, check=True, env=environment
     )
     assert ran.stdout.strip() == "[]"
+
+
+def test_a_process_that_never_closed_its_sqlite_store_still_exits(tmp_path):
+    """aiosqlite's thread would otherwise keep it alive for ever (a crash before the bot's close)."""
+    program = (
+        "import asyncio\n"
+        "from bot.store import Store\n"
+        "stores = []\n"
+        "async def main():\n"
+        f"    stores.append(await Store.open({str(tmp_path / 'db.sqlite3')!r}))\n"
+        "    await stores[0].set_dm_channel(1, 2)\n"
+        "asyncio.run(main())\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    # The timeout only stops a process that hangs: it exits in well under a second.
+    subprocess.run([sys.executable, "-c", program], check=True, env=environment, timeout=120)
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT user_id, channel_id FROM dm_channels").fetchall() == [(1, 2)]
