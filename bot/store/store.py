@@ -28,8 +28,9 @@ SEATS_QUERY = (
 TIMERS_QUERY = "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at"
 GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
 
-# What a move writes (see Store.commit): each statement is a hop to SQLite's thread or a round
-# trip to PostgreSQL, so each table a move changes gets one.
+# What a move writes (see Store.commit). Each statement is a hop to SQLite's thread or a round
+# trip to PostgreSQL: a move sends one per table it changes (the timers excepted: they are
+# deleted, then inserted).
 MOVE = (
     "UPDATE games SET state = ?, version = ?, updated_at = ?"
     " WHERE id = ? AND version = ? AND status = 'running'"
@@ -541,7 +542,7 @@ class Store:
             Statement(
                 # The status is set only by the move that ends the game: its index's page would
                 # otherwise be written at every move.
-                (FINISHING_MOVE if change.finished else MOVE),
+                FINISHING_MOVE if change.finished else MOVE,
                 (json.dumps(change.state), version, now, game.id, game.version),
                 changes=1,
             ),
