@@ -307,3 +307,37 @@ def test_a_process_that_never_closed_its_sqlite_store_still_exits(tmp_path):
     subprocess.run([sys.executable, "-c", program], check=True, env=environment, timeout=120)
     with sqlite3.connect(tmp_path / "db.sqlite3") as db:
         assert db.execute("SELECT user_id, channel_id FROM dm_channels").fetchall() == [(1, 2)]
+
+
+async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
+    """Each statement is a hop to aiosqlite's thread: a move's seats go in one, its end with its
+    state. (executemany runs its statement once per row: the seats' UPDATE shows twice.)"""
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    sent: list[str] = []
+    change = Commit(
+        seat=0,
+        action={"type": "deck"},
+        state={"n": 1},
+        totals=[5, 0],
+        timers=[(1, "expire", "deck,swap", 200.0)],
+        changed_decisions=[0, 1],
+        publication={"events": []},
+        finished=True,
+    )
+    game = await store.game(game_id)
+    await store.backend._db.set_trace_callback(sent.append)
+    await store.commit(game, change, now=1.0)
+    await store.backend._db.set_trace_callback(None)
+    assert [" ".join(sql.split()[:3]) for sql in sent] == [
+        "BEGIN IMMEDIATE",
+        "UPDATE games SET",
+        "INSERT INTO actions",
+        "UPDATE seats SET",
+        "UPDATE seats SET",
+        "DELETE FROM timers",
+        "INSERT INTO timers",
+        "INSERT INTO outbox",
+        "COMMIT",
+    ]
+    await store.close()
