@@ -30,6 +30,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from functools import partial
 
 import aiosqlite
 
@@ -128,9 +129,11 @@ async def bare_connection(database: str) -> aiosqlite.Connection:
     return db
 
 
-async def run_store(database: str, seconds: float) -> float:
+async def run_store(
+    database: str, seconds: float, open_store: Callable[[str], Awaitable[Store]] = Store.open
+) -> float:
     await new_game(database)
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         return await store_moves(store, seconds)
     finally:
@@ -144,15 +147,6 @@ async def run_bare(database: str, seconds: float) -> float:
         return await bare_moves(db, seconds)
     finally:
         await db.close()
-
-
-async def run_thread(database: str, seconds: float) -> float:
-    await new_game(database)
-    store = await threaded_store(database)
-    try:
-        return await store_moves(store, seconds)
-    finally:
-        await store.close()
 
 
 async def traces(folder: str) -> dict[str, list[str]]:
@@ -185,7 +179,7 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=7)
     options = parser.parse_args()
-    runners = {"store": run_store, "bare": run_bare, "thread": run_thread}
+    runners = {"store": run_store, "bare": run_bare, "thread": partial(run_store, open_store=threaded_store)}
     figures: dict[str, list[float]] = {name: [] for name in runners}
     cpu: dict[str, list[float]] = {name: [] for name in runners}
     with tempfile.TemporaryDirectory(prefix="store-commit-") as folder:

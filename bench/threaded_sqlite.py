@@ -1,6 +1,7 @@
 """The SQLite backend as it was before issue 22 (commit 01a1d51), kept only for
 bench/store_commit.py to compare against: a hand-written connection thread fed by a queue, a
-move's whole commit in one hop. The bot runs bot/store/sqlite.py (aiosqlite).
+move's whole commit in one hop; only the table order of a copy (``tables``) is left out. The bot
+runs bot/store/sqlite.py (aiosqlite).
 
 SQLite on a thread of its own: one file, one connection, one writer at a time.
 
@@ -16,7 +17,6 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from graphlib import TopologicalSorter
 from pathlib import Path
 from queue import SimpleQueue
 from threading import Thread
@@ -238,20 +238,6 @@ class ThreadedSQLiteBackend(Backend):
                     script,
                     number,
                 )
-
-    async def tables(self) -> list[str]:
-        """The database's tables, each after the tables it references (the order to copy them in)."""
-        names = [
-            row[0]
-            for row in await self.fetch(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        references = {
-            name: {row["table"] for row in await self.fetch(f'PRAGMA foreign_key_list("{name}")')}
-            for name in names
-        }
-        return list(TopologicalSorter(references).static_order())
 
     async def after_copy(self) -> None:
         """Nothing to do: SQLite numbers a new rowid past the largest one."""
