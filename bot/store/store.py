@@ -13,7 +13,6 @@ from typing import Any
 
 from bot.ratings import Skill, places, rate
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
-from bot.store.postgres import PostgresBackend
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 
@@ -28,6 +27,28 @@ SEATS_QUERY = (
 )
 TIMERS_QUERY = "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at"
 GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
+
+# What a move writes (see Store.commit). Each statement is a hop to SQLite's thread or a round
+# trip to PostgreSQL: a move sends one per table it changes (the timers excepted: they are
+# deleted, then inserted).
+MOVE = (
+    "UPDATE games SET state = ?, version = ?, updated_at = ?"
+    " WHERE id = ? AND version = ? AND status = 'running'"
+)
+FINISHING_MOVE = (
+    "UPDATE games SET state = ?, version = ?, updated_at = ?, status = 'finished'"
+    " WHERE id = ? AND version = ? AND status = 'running'"
+)
+# A NULL leaves the column as it was.
+SEAT_CHANGE = (
+    "UPDATE seats SET total = COALESCE(?, total), gone = CASE WHEN ? = 1 THEN 1 ELSE gone END,"
+    " left_total = CASE WHEN ? = 1 THEN COALESCE(?, total) ELSE left_total END,"
+    " stand_in = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, stand_in) END,"
+    " stood_in = CASE WHEN ? = 1 THEN 1 ELSE stood_in END,"
+    " decision_since = COALESCE(?, decision_since),"
+    " robot_state = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, robot_state) END"
+    " WHERE game_id = ? AND seat = ?"
+)
 
 # Each entry's latest rating on one board (server and game), and how many matches rated it.
 LATEST_RATINGS = """
@@ -307,6 +328,9 @@ class Store:
     async def open(cls, database: str, shards: Shards = Shards()) -> Store:
         """The store in ``database``: an SQLite file's path, or a ``postgresql://`` URL; migrated."""
         if database.startswith(POSTGRES_SCHEMES):
+            # Imported here: a bot on SQLite never loads asyncpg (a tenth of a second at start-up).
+            from bot.store.postgres import PostgresBackend
+
             backend: Backend = await PostgresBackend.open(database)
         else:
             backend = await SQLiteBackend.open(database)
@@ -544,10 +568,10 @@ class Store:
         """
         version = game.version + 1
         statements = [
-            # The status is not set on every move: its index's page would be written each time.
             Statement(
-                "UPDATE games SET state = ?, version = ?, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'running'",
+                # The status is set only by the move that ends the game: its index's page would
+                # otherwise be written at every move.
+                FINISHING_MOVE if change.finished else MOVE,
                 (json.dumps(change.state), version, now, game.id, game.version),
                 changes=1,
             ),
@@ -556,27 +580,7 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, version - 1, change.seat, json.dumps(change.action), int(change.by_timeout), now),
             ),
-            Statement(
-                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
-                rows=[(total, game.id, seat) for seat, total in enumerate(change.totals)],
-            ),
-            Statement(
-                "UPDATE seats SET gone = 1, left_total = total WHERE game_id = ? AND seat = ?",
-                rows=[(game.id, seat) for seat in change.gone],
-            ),
-            Statement(
-                "UPDATE seats SET stand_in = ?, stood_in = 1 WHERE game_id = ? AND seat = ?",
-                rows=[(level, game.id, seat) for seat, level in change.stand_ins.items()],
-            ),
-            Statement(
-                "UPDATE seats SET stand_in = NULL, robot_state = NULL WHERE game_id = ? AND seat = ?",
-                rows=[(game.id, seat) for seat in change.back],
-            ),
-            Statement(
-                "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
-                rows=[(version, game.id, seat) for seat in change.changed_decisions],
-            ),
-            self._robot_states_statement(game.id, change.robot_states),
+            self._seats_statement(game.id, version, change),
             *self._timers_statements(game.id, change.timers),
             Statement(
                 "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
@@ -584,8 +588,6 @@ class Store:
                 rows=[(game.id, seat, feat) for seat, feat in change.feats],
             ),
         ]
-        if change.finished:
-            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game.id,)))
         if change.publication is not None:
             statements.append(self._publication_statement(game.id, version, change.publication))
         if change.round_ended:
@@ -674,6 +676,36 @@ class Store:
             (game_id, game_id, seat),
         )
         return [(row["seat"], bool(row["by_timeout"])) for row in rows]
+
+    @staticmethod
+    def _seats_statement(game_id: int, version: int, change: Commit) -> Statement:
+        """What the move changes of each seat (its total, whether it left and with what total,
+        who stands in for it, when its decision began, a computer's memory), one row per seat."""
+        gone, changed, back = set(change.gone), set(change.changed_decisions), set(change.back)
+        concerned = sorted(
+            {*range(len(change.totals)), *gone, *changed, *back, *change.stand_ins, *change.robot_states}
+        )
+        rows = []
+        for seat in concerned:
+            total = change.totals[seat] if seat < len(change.totals) else None
+            stand_in = change.stand_ins.get(seat)
+            rows.append(
+                (
+                    total,
+                    int(seat in gone),
+                    int(seat in gone),
+                    total,
+                    int(seat in back),
+                    stand_in,
+                    int(stand_in is not None),
+                    version if seat in changed else None,
+                    int(seat in back),
+                    json.dumps(change.robot_states[seat]) if seat in change.robot_states else None,
+                    game_id,
+                    seat,
+                )
+            )
+        return Statement(SEAT_CHANGE, rows=rows)
 
     @staticmethod
     def _robot_states_statement(game_id: int, states: Mapping[int, dict[str, Any]]) -> Statement:
