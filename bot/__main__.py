@@ -55,8 +55,11 @@ Discord application"). Ctrl-C stops the playground; every start is a fresh serve
 """
 
 
-def arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+def arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the bot in Discord (with DISCORD_TOKEN) or in the playground, in your browser.",
+    )
     parser.add_argument(
         "mode", nargs="?", choices=["discord", "playground"], help="default: discord if DISCORD_TOKEN is set"
     )
@@ -65,7 +68,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = arguments(argv)
+    args = arguments(argv or [])
     try:
         settings = Settings.from_env()
     except ValueError as error:
@@ -121,4 +124,4 @@ def can_open_a_browser() -> bool:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import UTC, datetime
 
 from simcord import Env, Preview, SetupError
@@ -10,8 +11,6 @@ from simcord import Env, Preview, SetupError
 # How often the simulated clock catches up with the wall clock (it only moves by itself when a
 # timer fires). Dates on the page are at most this late.
 CLOCK_STEP = 1.0
-# A click under way holds the simulation; its own page update shows what the bot did meanwhile.
-BUSY_RETRY = 0.1
 
 
 class Redraw:
@@ -29,12 +28,10 @@ class Redraw:
         while True:
             await self._wanted.wait()
             self._wanted.clear()
-            while True:
-                try:
-                    await preview.refresh()
-                    break
-                except (SetupError, TimeoutError):  # a click or a slow move under way
-                    await asyncio.sleep(BUSY_RETRY)
+            # A delivery during a click: the click's own update shows it once the bot is done (a
+            # redraw after it would only make the page's next click stale).
+            with contextlib.suppress(SetupError):
+                await preview.refresh()
 
 
 def start_clock_today(env: Env) -> None:
