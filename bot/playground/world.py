@@ -10,7 +10,7 @@ from simcord import ChannelHandle, Env, GuildHandle, MemberActor
 
 SERVER = "Playground"
 CHANNEL = "games"
-YOU = "You"
+YOU = "Anna"  # a name, not "You": the bot writes "Anna flips A1", "It is Anna's turn"
 # Friends whose view the page can switch to ("Viewing as"): people sharing one computer.
 FRIENDS = ("Bruno", "Carla", "Dario")
 # Discord's answer when a user's DMs are closed to the bot.
@@ -23,8 +23,8 @@ Type a command in the box at the bottom and send it, then press **Begin**:
 `/rummikub start computers:2` · Rummikub against two computers
 `/bue start computers:2` · `/rumbugz start computers:1`
 Your cards: the **My hand** button on the table (direct messages are off here).
-**Viewing as** at the top switches to a friend ({friends}): several people can play at one \
-computer, or add computers instead.
+You are {you}; **Viewing as** at the top switches to a friend ({friends}): several people can \
+play at one computer, or add computers instead.
 Games last as long as this playground runs: every start is a fresh server and database.
 To run the bot in your own Discord server, set `DISCORD_TOKEN` (README, "Creating the Discord \
 application")."""
@@ -67,7 +67,7 @@ async def welcome(world: World) -> Any:
     host = world.guild.create_webhook(world.channel, name=SERVER)
     embed = discord.Embed(
         title="Welcome to the playground",
-        description=WELCOME.format(friends=", ".join(FRIENDS)),
+        description=WELCOME.format(you=YOU, friends=", ".join(FRIENDS)),
         colour=discord.Colour.blurple(),
     )
     return await host.send(embed=embed)

@@ -135,6 +135,9 @@ def test_without_a_token_python_m_bot_is_the_playground_until_ctrl_c(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C is what stops the playground; a test run started in the background ignores it,
+        # and its children would too.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert bot.stdout is not None
     first = [bot.stdout.readline() for _ in range(5)]

@@ -59,6 +59,9 @@ def address(tmp_path: Path) -> Iterator[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        # Ctrl-C is what stops the playground; a test run started in the background ignores it,
+        # and its children would too.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert bot.stdout is not None
     first_lines = [bot.stdout.readline() for _ in range(2)]
