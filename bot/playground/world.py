@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 from simcord import ChannelHandle, Env, GuildHandle, MemberActor
@@ -22,7 +21,7 @@ Type a command in the box at the bottom and send it, then press **Begin**:
 `/seriebum start computers:1` · Serie Bum! against the computer
 `/rummikub start computers:2` · Rummikub against two computers
 `/bue start computers:2` · `/rumbugz start computers:1`
-Your cards: the **My hand** button on the table (direct messages are off here).
+Your cards or tiles: the **My hand** (**My rack**) button on the table; DMs are off here.
 You are {you}; **Viewing as** at the top switches to a friend ({friends}): several people can \
 play at one computer, or add computers instead.
 Games last as long as this playground runs: every start is a fresh server and database.
@@ -52,6 +51,7 @@ def build_world(env: Env) -> World:
 
 
 def close_dms(env: Env, person: MemberActor) -> None:
+    """From now on the person's DMs refuse the bot, as Discord does when they are closed."""
     env.inject_error(
         "POST",
         f"/channels/{person.user.dm_channel.id}/messages",
@@ -62,7 +62,7 @@ def close_dms(env: Env, person: MemberActor) -> None:
     )
 
 
-async def welcome(world: World) -> Any:
+async def welcome(world: World) -> discord.Message:
     """The first message in the channel: what to type."""
     host = world.guild.create_webhook(world.channel, name=SERVER)
     embed = discord.Embed(
