@@ -149,3 +149,21 @@ def test_without_a_token_python_m_bot_is_the_playground_until_ctrl_c(tmp_path):
     assert "DISCORD_TOKEN" in "".join(first[3:])
     assert "The playground has stopped." in rest and "Traceback" not in errors
     assert (tmp_path / "data" / "playground.sqlite3").exists()
+
+
+def test_with_a_token_python_m_bot_playground_still_opens_the_playground(monkeypatch):
+    from bot import __main__ as root
+    from bot.client import GameBot
+
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    opened: list[tuple[str, bool]] = []
+    monkeypatch.setattr(
+        root, "run_playground", lambda settings, why, open_browser: opened.append((why, open_browser)) or 0
+    )
+    ran_in_discord: list[str] = []
+    monkeypatch.setattr(GameBot, "run", lambda self, token, **options: ran_in_discord.append(token))
+
+    assert root.main(["playground", "--no-browser"]) == 0
+    assert opened == [("You asked for the playground", False)] and ran_in_discord == []
+    assert root.main([]) == 0
+    assert ran_in_discord == ["a-token"] and len(opened) == 1
