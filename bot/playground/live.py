@@ -28,9 +28,10 @@ class Redraw:
         while True:
             await self._wanted.wait()
             self._wanted.clear()
-            # A delivery during a click: the click's own update shows it once the bot is done (a
-            # redraw after it would only make the page's next click stale).
-            with contextlib.suppress(SetupError):
+            # A delivery during a click (SetupError: the click holds the simulation): the click's
+            # own update shows it once the bot is done, and a redraw after it would only make the
+            # page's next click stale. A bot busy past the settle timeout: the next delivery redraws.
+            with contextlib.suppress(SetupError, TimeoutError):
                 await preview.refresh()
 
 
