@@ -1,9 +1,15 @@
-"""``python -m bot``: read the configuration, set up logging, run the bot."""
+"""``python -m bot``: read the configuration, set up logging, and run the bot in Discord, or,
+with no token (or ``python -m bot playground``), in the playground: a simulated Discord on a local
+page. The same bot either way: only this root knows which."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import logging
+import os
 import sys
+import webbrowser
 
 import discord
 
@@ -11,7 +17,8 @@ from bot.client import bot_for
 from bot.config import Settings
 
 MISSING_TOKEN = """\
-No Discord token is set, so the bot cannot log in.
+No Discord token is set, so the bot cannot log in, and the playground (the bot in a simulated
+Discord, in your browser) is not installed: pip install -e ".[playground]" (then python -m bot).
 
 Set DISCORD_TOKEN to your bot's token, either in the environment or in a file named .env
 in the folder you start the bot from (copy .env.example to .env and fill it in).
@@ -39,13 +46,40 @@ def configure_logging(level_name: str) -> None:
         logging.getLogger(name).setLevel(max(level, logging.INFO))
 
 
-def main() -> int:
+PLAYGROUND_INTRO = """\
+{why}, so this is the playground: the real bot in a simulated Discord on this computer.
+Play in your browser: {url}
+(this address is a password for the page; nothing listens beyond this computer)
+To run the bot in your Discord server instead, set DISCORD_TOKEN (README.md, "Creating the
+Discord application"). Ctrl-C stops the playground; every start is a fresh server and database.
+"""
+
+
+def arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run the bot in Discord (with DISCORD_TOKEN) or in the playground, in your browser.",
+    )
+    parser.add_argument(
+        "mode", nargs="?", choices=["discord", "playground"], help="default: discord if DISCORD_TOKEN is set"
+    )
+    parser.add_argument("--no-browser", action="store_true", help="the playground opens no browser")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv or [])
     try:
         settings = Settings.from_env()
     except ValueError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
+    playground = args.mode == "playground" or (args.mode is None and settings.token is None)
+    # The playground prints its address first: the bot's routine lines would bury it.
+    configure_logging(settings.log_level if "LOG_LEVEL" in os.environ or not playground else "ERROR")
+    if playground:
+        why = "No Discord token is set" if settings.token is None else "You asked for the playground"
+        return run_playground(settings, why, open_browser=not args.no_browser)
     if settings.token is None:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
@@ -58,5 +92,36 @@ def main() -> int:
     return 0
 
 
+def run_playground(settings: Settings, why: str, *, open_browser: bool) -> int:
+    from bot import playground
+
+    missing = playground.missing_packages()
+    if missing:
+        print(MISSING_TOKEN, file=sys.stderr)
+        print(f"(missing for the playground: {', '.join(missing)})", file=sys.stderr)
+        return 2
+    import asyncio
+
+    from bot.playground.serve import serve
+
+    def ready(url: str) -> None:
+        print(PLAYGROUND_INTRO.format(why=why, url=url), flush=True)
+        if open_browser and can_open_a_browser():
+            webbrowser.open(url)
+
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: asyncio.run has already cleaned up
+        asyncio.run(serve(playground.playground_settings(settings), ready))
+    print("The playground has stopped.", flush=True)
+    return 0
+
+
+def can_open_a_browser() -> bool:
+    """Not on a Linux machine without a screen: webbrowser would start a text browser in this
+    terminal (or fail)."""
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -60,6 +60,7 @@ class GameBot(commands.Bot):
         *,
         seed_source: Callable[[], int] | None = None,
         extensions: Sequence[str] = GAME_EXTENSIONS,
+        after_delivery: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -74,7 +75,7 @@ class GameBot(commands.Bot):
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
         self.game_extensions = tuple(extensions)
         self.adapters: dict[str, GameAdapter] = {}
-        self.tables = TableService(self)
+        self.tables = TableService(self, after_delivery)
         self.lobbies = Lobbies(self)
 
     @staticmethod

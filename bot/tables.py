@@ -237,8 +237,10 @@ def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
 
 
 class TableService:
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, after_delivery: Callable[[], None] | None = None) -> None:
         self.bot = bot
+        # Told once each delivery is done: a page that shows channels by itself redraws then.
+        self.after_delivery = after_delivery
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @property
@@ -552,6 +554,8 @@ class TableService:
             if seat != last:
                 pending = await self.store.mark_delivered(pending, f"dm:{seat}")
         await self.store.delivered(pending)
+        if self.after_delivery is not None:
+            self.after_delivery()
 
     async def _send_safely(
         self, channel: discord.abc.Messageable, content: str | None, **kwargs: Any

@@ -58,18 +58,6 @@ def postgres_query(url: str, sql: str, params: tuple[Any, ...]) -> list[tuple[An
         return thread.submit(asyncio.run, run()).result()
 
 
-def close_dms(env: Any, member: Any) -> None:
-    """From now on the member's DMs refuse the bot, as Discord does when they are closed (50007)."""
-    env.inject_error(
-        "POST",
-        f"/channels/{member.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
-
-
 class TableDriver(Generic[GameT]):
     """Plays one game through the real bot as users would; subclasses add the game's own moves."""
 

@@ -6,8 +6,9 @@ import random
 
 import discord
 
+from bot.playground.world import close_dms
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES, close_dms
+from tests.bot.driver import NAMES
 
 
 def ephemeral_text(result) -> str:

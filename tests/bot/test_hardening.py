@@ -9,10 +9,11 @@ import logging
 import discord
 
 from bot.__main__ import configure_logging
+from bot.playground.world import close_dms
 from bot.store import ChannelBusy, Store
 from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES, close_dms, component_for, components
+from tests.bot.driver import NAMES, component_for, components
 from tests.bot.forging import forge_click, forge_slash
 from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
 from tests.bot.test_bue_play import ephemeral_text

@@ -133,13 +133,24 @@ def test_errors_read_in_the_players_language():
     assert "{" not in t("fr", "error.lobby_full", maximum=10)
 
 
-def test_without_a_token_the_bot_says_what_to_set_and_where(tmp_path):
+def test_without_a_token_nor_the_playground_the_bot_says_what_to_set_or_install(tmp_path):
+    """With no token, ``python -m bot`` is the playground; without its packages either (as if
+    simcord were not installed), it says what to set or to install, and exits."""
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path.cwd())}
+    without_playground = (
+        "import sys; sys.modules['simcord'] = None; from bot.__main__ import main; sys.exit(main())"
+    )
     run = subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", without_playground],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode == 2
     assert "DISCORD_TOKEN" in run.stderr and ".env" in run.stderr
+    assert 'pip install -e ".[playground]"' in run.stderr
     assert "Traceback" not in run.stderr
 
 

@@ -1,0 +1,56 @@
+"""What keeps the page live: a redraw after each of the bot's deliveries, and a wall clock."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from datetime import UTC, datetime
+
+from simcord import Env, Preview, SetupError
+
+# How often the simulated clock catches up with the wall clock (it only moves by itself when a
+# timer fires). Dates on the page are at most this late.
+CLOCK_STEP = 1.0
+
+
+class Redraw:
+    """The page redraws only when told (``Preview.refresh``): the bot tells ``delivered`` after
+    each delivery, computers' moves and timers included, and ``run`` redraws once per burst."""
+
+    def __init__(self) -> None:
+        self._wanted = asyncio.Event()
+
+    def delivered(self) -> None:
+        """The bot's ``after_delivery``: runs inside the bot's work, so it only asks."""
+        self._wanted.set()
+
+    async def run(self, preview: Preview) -> None:
+        while True:
+            await self._wanted.wait()
+            self._wanted.clear()
+            # A delivery during a click (SetupError: the click holds the simulation): the click's
+            # own update shows it once the bot is done, and a redraw after it would only make the
+            # page's next click stale. A bot busy past the settle timeout: the next delivery redraws.
+            with contextlib.suppress(SetupError, TimeoutError):
+                await preview.refresh()
+
+
+def start_clock_today(env: Env) -> None:
+    """SimCord's clock starts on 2026-01-01 and has no setting for that: before the bot starts,
+    move it on to now, so the page shows today's dates (no-op if now is before its epoch)."""
+    catch_up(env)
+
+
+def catch_up(env: Env) -> None:
+    behind = (datetime.now(UTC) - env.now()).total_seconds()
+    if behind > 0:
+        env.backend.advance_clock(behind)
+
+
+async def keep_wall_time(env: Env) -> None:
+    """The timers (a computer's pause, a turn's reminder) already fire at wall-clock pace: SimCord
+    runs a pending timer at its real instant. Between them the simulated clock stands still;
+    this keeps the message times on the page right."""
+    while True:
+        await asyncio.sleep(CLOCK_STEP)
+        catch_up(env)

@@ -1,0 +1,83 @@
+"""The playground's event loop: the bot attached to a simulated Discord, and the page."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from simcord import Env, Preview
+
+from bot.client import bot_for
+from bot.config import Settings
+from bot.playground.live import Redraw, keep_wall_time, start_clock_today
+from bot.playground.world import World, build_world, welcome
+
+# The longest a click may keep the bot busy (the Rummikub solver, a picture) before the page
+# reports a timeout; SimCord's default, 5 s, is short on a busy machine.
+SETTLE_SECONDS = 60.0
+BOT_NAME = "Tabletop"
+
+
+def local_timezone() -> str:
+    """This machine's time zone name, for the times on the page (UTC when it has none)."""
+    candidates = [os.environ.get("TZ", "").lstrip(":")]
+    with contextlib.suppress(OSError):
+        candidates.append(str(Path("/etc/localtime").resolve()).partition("zoneinfo/")[2])
+    for name in candidates:
+        with contextlib.suppress(ZoneInfoNotFoundError, ValueError):
+            if name:
+                ZoneInfo(name)
+                return name
+    return "UTC"
+
+
+@dataclass(frozen=True)
+class Playground:
+    env: Env
+    world: World
+    preview: Preview
+
+
+@contextlib.asynccontextmanager
+async def open_playground(settings: Settings, **bot_options: Any) -> AsyncIterator[Playground]:
+    """The bot attached to a new simulated Discord, its page served; all closed on the way out."""
+    redraw = Redraw()
+    bot = bot_for(settings, after_delivery=redraw.delivered, **bot_options)
+    # check_errors is for tests; here the bot's own handlers answer every error.
+    env = Env(bot, check_errors=False, settle_timeout=SETTLE_SECONDS)
+    # SimCord names every bot TestBot; the page shows this name on each of its messages.
+    env.backend.bot_user.name = BOT_NAME
+    start_clock_today(env)
+    await env.start()
+    try:
+        with env.time_context():
+            world = build_world(env)
+            await welcome(world)
+            preview = env.preview(
+                world.channel, viewers=world.people, layout="channel", timezone=local_timezone()
+            )
+            async with preview:
+                helpers = [asyncio.create_task(redraw.run(preview)), asyncio.create_task(keep_wall_time(env))]
+                try:
+                    yield Playground(env, world, preview)
+                finally:
+                    for helper in helpers:
+                        helper.cancel()
+                    await asyncio.gather(*helpers, return_exceptions=True)
+    finally:
+        await env.shutdown()
+        await bot.close()
+
+
+async def serve(settings: Settings, ready: Callable[[str], None]) -> None:
+    """Run until the page's "End preview session" or a cancellation (Ctrl-C); ``ready`` is
+    given the page's secret address."""
+    async with open_playground(settings) as playground:
+        ready(playground.preview.url)
+        await playground.preview.wait_closed()

@@ -1,0 +1,169 @@
+"""The playground: the real bot in SimCord's preview, with no token. Its world, its welcome, the
+closed DMs that put every hand on the page, the redraw after a computer's move, a restart, and
+``python -m bot`` choosing it."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.config import Settings
+from bot.playground import playground_settings
+from bot.playground.serve import open_playground
+from bot.playground.world import CHANNEL, FRIENDS, SERVER, YOU
+from tests.bot.test_bue_play import ephemeral_text
+
+ADDRESS = re.compile(r"http://127\.0\.0\.1:\d+/#\S{20,}")
+
+
+def settings_in(folder: Path, monkeypatch: pytest.MonkeyPatch, **overrides: object) -> Settings:
+    monkeypatch.setenv("PLAYGROUND_DATABASE", str(folder / "playground.sqlite3"))
+    defaults = Settings(token=None, database="unused", dev_guild_id=None, log_level="INFO")
+    return playground_settings(Settings(**{**defaults.__dict__, **overrides}))
+
+
+def games_in(settings: Settings) -> list[tuple[str, str]]:
+    with sqlite3.connect(settings.database) as db:
+        return db.execute("SELECT kind, status FROM games").fetchall()
+
+
+def games_moves(settings: Settings) -> int:
+    with sqlite3.connect(settings.database) as db:
+        return db.execute("SELECT MAX(version) FROM games").fetchone()[0] or 0
+
+
+async def begin(playground, game: str, computers: int) -> None:
+    you = playground.world.people[0]
+    await you.slash(playground.world.channel, f"{game} start", computers=computers)
+    await you.click(playground.world.channel.last_message, label="Begin")
+
+
+async def test_a_server_with_a_channel_you_and_friends_and_a_welcome_saying_what_to_type(
+    tmp_path, monkeypatch
+):
+    async with open_playground(settings_in(tmp_path, monkeypatch)) as playground:
+        world = playground.world
+        assert world.guild.name == SERVER and world.channel.name == CHANNEL
+        assert [person.user.global_name for person in world.people] == [YOU, *FRIENDS]
+        assert ADDRESS.fullmatch(playground.preview.url)
+        # Every person may be the page's viewer ("Viewing as").
+        assert [viewer.id for viewer in playground.preview.viewers] == [p.id for p in world.people]
+        (welcome,) = world.channel.history()
+        text = welcome.embeds[0].description
+        assert "/seriebum start computers:1" in text and "/rummikub start computers:2" in text
+        assert "My hand" in text and "Viewing as" in text and "DISCORD_TOKEN" in text
+        assert "fresh server and database" in text
+        # Today's dates, not SimCord's 2026-01-01.
+        assert abs((playground.env.now() - discord_now()).total_seconds()) < 3600
+
+
+def discord_now():
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC)
+
+
+async def test_dms_are_closed_so_the_hand_is_on_the_page(tmp_path, monkeypatch):
+    async with open_playground(settings_in(tmp_path, monkeypatch)) as playground:
+        await begin(playground, "rummikub", computers=1)
+        you = playground.world.people[0]
+        assert list(you.user.dm_channel.history()) == []
+        lines = "\n".join(message.content for message in playground.world.channel.history())
+        assert "I can't send you direct messages" in lines
+        table = next(m for m in playground.world.channel.history() if m.components)
+        rack = await you.click(table, label="My rack")
+        assert rack.response.ephemeral and "rack" in rack.response.embeds[0].title.lower()
+        assert ephemeral_text(rack) is not None
+
+
+async def test_a_computers_move_redraws_the_page_by_itself(tmp_path, monkeypatch):
+    refreshes: list[str] = []
+    real_refresh = simcord.Preview.refresh
+
+    async def counted(preview):
+        refreshes.append(preview.env.now().isoformat())
+        await real_refresh(preview)
+
+    monkeypatch.setattr(simcord.Preview, "refresh", counted)
+    settings = settings_in(tmp_path, monkeypatch, robot_pause=0.01)
+    async with open_playground(settings) as playground:
+        await begin(playground, "rummikub", computers=1)
+        you = playground.world.people[0]
+        table = next(m for m in playground.world.channel.history() if m.components)
+        if "🎲" not in str([c.emoji for row in table.components for c in row.children]):
+            pytest.fail("the table has no Draw button")
+        await you.click(table, label="Draw")  # the computer's turn now (or after its own move)
+        # No click, no call from the test: the computer's timer fires, and the page redraws.
+        for _ in range(600):
+            if refreshes and games_moves(settings) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        assert refreshes, "the page was not redrawn after the computer's move"
+        assert any("🤖 Hard 1" in message.content for message in playground.world.channel.history())
+
+
+async def test_a_restart_is_a_fresh_world_and_database_as_the_page_says(tmp_path, monkeypatch):
+    settings = settings_in(tmp_path, monkeypatch)
+    async with open_playground(settings) as playground:
+        await begin(playground, "seriebum", computers=1)
+        first_channel = playground.world.channel.id
+    assert games_in(settings) == [("seriebum", "running")]
+
+    settings = settings_in(tmp_path, monkeypatch)
+    assert not Path(settings.database).exists()
+    async with open_playground(settings) as playground:
+        assert playground.world.channel.id != first_channel
+        assert games_in(settings) == []
+        (welcome,) = playground.world.channel.history()
+        assert "every start is a fresh server and database" in welcome.embeds[0].description
+
+
+def test_without_a_token_python_m_bot_is_the_playground_until_ctrl_c(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path.cwd())}
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--no-browser"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C is what stops the playground; a test run started in the background ignores it,
+        # and its children would too.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert bot.stdout is not None
+    first = [bot.stdout.readline() for _ in range(5)]
+    bot.send_signal(signal.SIGINT)
+    rest, errors = bot.communicate(timeout=60)
+    assert bot.returncode == 0, errors
+    assert first[0].startswith("No Discord token is set, so this is the playground")
+    assert ADDRESS.search(first[1])
+    assert "DISCORD_TOKEN" in "".join(first[3:])
+    assert "The playground has stopped." in rest and "Traceback" not in errors
+    assert (tmp_path / "data" / "playground.sqlite3").exists()
+
+
+def test_with_a_token_python_m_bot_playground_still_opens_the_playground(monkeypatch):
+    from bot import __main__ as root
+    from bot.client import GameBot
+
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    opened: list[tuple[str, bool]] = []
+    monkeypatch.setattr(
+        root, "run_playground", lambda settings, why, open_browser: opened.append((why, open_browser)) or 0
+    )
+    ran_in_discord: list[str] = []
+    monkeypatch.setattr(GameBot, "run", lambda self, token, **options: ran_in_discord.append(token))
+
+    assert root.main(["playground", "--no-browser"]) == 0
+    assert opened == [("You asked for the playground", False)] and ran_in_discord == []
+    assert root.main([]) == 0
+    assert ran_in_discord == ["a-token"] and len(opened) == 1

@@ -1,0 +1,266 @@
+"""The playground in a real browser, as a newcomer plays it: ``python -m bot`` with no token as its
+own process, Debian's Chromium driven by Playwright (never a downloaded browser), the printed
+address opened, commands typed in the composer, buttons and menus clicked. Screenshots of every
+step are left in artefacts/playground/ for people to look at."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Headless, and nothing that reaches the network (updates, sync, QUIC probes).
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTEFACTS = Path(__file__).resolve().parents[2] / "artefacts" / "playground"
+ADDRESS = re.compile(r"http://127\.0\.0\.1:\d+/#\S+")
+# The longest the page may take to show what the bot did (a computer's pause is 2 s; a busy
+# machine draws pictures slowly). Only a bound on waiting: nothing passes or fails on time.
+PATIENCE_MS = 90_000
+ARRIVED = "image => image.complete && image.naturalWidth > 0"
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "no browser: the playground's browser test needs Debian's Chromium at /usr/bin/chromium "
+        "(apt-get install chromium; .ci/run installs it)",
+        allow_module_level=True,
+    )
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is in the test extra")
+expect = playwright.expect
+expect.set_options(timeout=PATIENCE_MS)
+
+
+@pytest.fixture
+def address(tmp_path: Path) -> Iterator[str]:
+    """``python -m bot`` with no token, as its own process: the address it prints."""
+    env = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(Path.cwd())
+    env["ROBOT_PAUSE"] = "0.5"  # the computers' pause, shorter than a person's 2 s, to keep the test short
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--no-browser"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        # Ctrl-C is what stops the playground; a test run started in the background ignores it,
+        # and its children would too.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert bot.stdout is not None
+    first_lines = [bot.stdout.readline() for _ in range(2)]
+    try:
+        assert first_lines[0].startswith("No Discord token is set, so this is the playground"), first_lines
+        found = ADDRESS.search(first_lines[1])
+        assert found, first_lines
+        yield found.group(0)
+    finally:
+        bot.send_signal(signal.SIGINT)
+        output, _ = bot.communicate(timeout=60)
+        assert bot.returncode == 0 and "Traceback" not in output, output
+
+
+class Player:
+    """One person at the page: what they type, click and see."""
+
+    def __init__(self, page: object, name: str) -> None:
+        self.page = page
+        self.name = name
+        self.shots = 0
+        for old in ARTEFACTS.glob(f"{name}-*.png"):
+            old.unlink()
+
+    def look(self, what: str) -> None:
+        latest = self.page.locator("#new-messages")
+        if latest.is_visible():  # as a player would: to the newest message
+            latest.click()
+        self.pictures_shown()
+        self.shots += 1
+        self.page.screenshot(path=str(ARTEFACTS / f"{self.name}-{self.shots:02d}-{what}.png"))
+
+    def pictures_shown(self) -> None:
+        """Every picture of the newest messages has arrived (the page fetches each one after it
+        draws the message): a table without its picture is not what a player looks at."""
+        pictures = self.messages().locator("img")
+        for _ in range(PATIENCE_MS // 100):
+            count = pictures.count()
+            newest = [pictures.nth(index) for index in range(max(0, count - 4), count)]
+            if all(picture.evaluate(ARRIVED) for picture in newest):
+                return
+            self.page.wait_for_timeout(100)
+        pytest.fail("a picture on the page never arrived")
+
+    def done(self) -> None:
+        """The page has finished the last action (its status line says so)."""
+        expect(self.page.locator("#action-status")).not_to_have_text(
+            re.compile("Completing"), timeout=PATIENCE_MS
+        )
+
+    def command(self, name: str, **options: object) -> None:
+        self.page.locator("#channel-composer-input").click()
+        self.page.keyboard.type(f"/{name}")
+        self.page.keyboard.press("Enter")
+        for option, value in options.items():
+            suggestion = self.page.locator(f".command-suggestion[data-value={option}]")
+            if not suggestion.is_visible():  # after a first option: the "+N more" chip lists the rest
+                self.page.locator(".command-ghost").click()
+            suggestion.click()
+            self.page.keyboard.type(str(value))
+            choice = self.page.locator(".command-suggestion", has_text=re.compile(rf"^{value}$"))
+            if choice.count():  # an option with choices (True, False): pick it from the list
+                choice.first.click()
+        self.page.locator("#send-message").click()
+        self.done()
+
+    def messages(self) -> object:
+        return self.page.locator("#channel-message-list [data-message-id]")
+
+    def table(self, title: str) -> object:
+        return self.messages().filter(has_text=title).last
+
+    def panel(self) -> object:
+        """The newest message only this player sees (a panel the bot opened for them)."""
+        return self.messages().filter(has=self.page.locator(".message-ephemeral-note")).last
+
+    def click(self, where: object, label: str | re.Pattern[str]) -> None:
+        button = where.locator("button.component-button:not([aria-disabled=true])", has_text=label)
+        button.first.click()
+        self.done()
+
+    def channel_text(self) -> str:
+        return self.page.locator("#channel-message-list").inner_text()
+
+
+@pytest.fixture
+def open_page(address: str) -> Iterator[object]:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(PATIENCE_MS)
+            page.goto(address)
+            expect(page.locator("#channel-message-list")).to_contain_text("Welcome to the playground")
+            yield page
+        finally:
+            browser.close()
+
+
+CELL = re.compile(r"^[A-G][1-5]$")
+
+
+def serie_bum_turn(you: Player) -> None:
+    """Whatever the table asks of you, the simplest answer: a flip, the first choice, or End turn."""
+    table = you.table("Serie Bum! ·")
+    end_turn = table.locator("button.component-button:not([aria-disabled=true])", has_text="End turn")
+    if end_turn.count():
+        you.click(table, "End turn")
+        return
+    table.locator("button.component-button:not([aria-disabled=true])").first.click()
+    you.done()
+    panel = you.panel()
+    cells = panel.locator("button.component-button:not([aria-disabled=true])", has_text=CELL)
+    if cells.count():
+        cells.first.click()
+        you.done()
+        return
+    menus = panel.locator(".select-trigger")
+    menus.first.click()
+    you.page.locator(".select-option").first.click()
+    you.done()
+
+
+def test_serie_bum_against_a_computer_in_chromium(open_page):
+    you = Player(open_page, "seriebum")
+    you.look("welcome")
+
+    you.command("seriebum start", computers=1)
+    lobby = you.table("Serie Bum!: new game")
+    expect(lobby).to_contain_text("🤖 Hard 1")
+    you.look("lobby")
+
+    you.click(lobby, "Begin")
+    table = you.table("Serie Bum! ·")
+    expect(table).to_contain_text("Manche 1")
+    expect(table.locator("img").first).to_be_visible()
+    you.look("table")
+
+    robot_flips = re.compile(r"🤖 Hard 1 flips")
+    your_steps = 0
+    for _ in range(60):
+        text = you.channel_text()
+        if len(robot_flips.findall(text)) >= 2 and your_steps >= 2:
+            break
+        description = table.inner_text()
+        if "⏳ Anna" in description:
+            serie_bum_turn(you)
+            your_steps += 1
+            you.look(f"step{your_steps}")
+        else:  # the computer's turn: its moves come by themselves, no Refresh pressed
+            before = len(robot_flips.findall(text))
+            expect(you.page.locator("#channel-message-list")).to_contain_text(
+                re.compile(rf"(?s)(.*?🤖 Hard 1 flips){{{before + 1}}}")
+            )
+    else:
+        pytest.fail("the computer never moved twice")
+    you.look("computer-moved")
+
+
+def test_rummikub_against_two_computers_through_a_draw_and_a_play_in_chromium(open_page):
+    you = Player(open_page, "rummikub")
+    you.command("rummikub start", computers=2, hints=True)
+    lobby = you.table("Rummikub: new game")
+    expect(lobby).to_contain_text("🤖 Hard 2")
+    you.look("lobby")
+    you.click(lobby, "Begin")
+    table = you.table("Rummikub · round")
+    expect(table).to_contain_text("Anna is playing")  # the computers' openings come by themselves
+    you.look("table")
+
+    you.click(table, "Draw")
+    expect(you.page.locator("#channel-message-list")).to_contain_text("Anna drew a tile")
+    you.look("drawn")
+    for attempt in range(12):
+        expect(table).to_contain_text("Anna is playing")
+        you.click(table, "Play tiles")
+        panel = you.panel()
+        expect(panel).to_contain_text("Hint")
+        you.look(f"panel{attempt}")
+        hint = re.search(r"you could lay (.+)", panel.inner_text())
+        if hint is None:  # nothing can go down: draw, and try again on the next turn
+            you.click(table, "Draw")
+            continue
+        panel.locator(".select-trigger").first.click()
+        you.look("menu")
+        picked: Counter[str] = Counter()
+        for code in hint.group(1).split():
+            # Two copies of a tile are two options, "r7:0" and "r7:1". A dispatched click: the
+            # menu shows three options at a time, and a pointer click waits for it to scroll.
+            panel.locator(f'.select-option[data-value="{code}:{picked[code]}"]').dispatch_event("click")
+            picked[code] += 1
+        you.page.locator("button:visible", has_text="Apply").click()
+        you.done()
+        expect(panel).to_contain_text("Play them")
+        you.look("picked")
+        you.click(panel, "Play them")
+        laid = re.compile(r"(✅ Anna laid|✨ Anna opens)")
+        expect(you.page.locator("#channel-message-list")).to_contain_text(laid)
+        you.look("played")
+        return
+    pytest.fail("no play was possible in twelve turns")
