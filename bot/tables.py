@@ -20,7 +20,7 @@ from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at,
 from bot.i18n import duration_text, language_of, t
 from bot.records import score_chart
 from bot.replies import language, reply
-from bot.store import Commit, GameRow, Pending, SeatRow, Snapshot, StaleVersion, Store, TimerRow
+from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
 from games.core import LEAVE, Event, Game, GameError, perform
 from games.robots import Robot
 
@@ -243,19 +243,26 @@ class TableService:
         )
 
     async def begin(self, row: GameRow, seats: list[SeatRow], adapter: GameAdapter) -> Publication:
-        """Deal and save the running game with its timers and what its deal must announce."""
+        """Deal and save the running game with its timers and what its deal must announce; or
+        the finished match, results and ratings included, when the deal itself decided it."""
         game, events = adapter.engine.begin(len(seats), row.options, row.seed)
         robots = {
             seat.seat: adapter.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot
         }
         table = Table(replace(row, status="running", version=1), seats, game, adapter, robots)
         publication = Publication(events, {}, show_hands=True)
+        now = self.now()
+        dealt = Score(
+            game.totals(), game.finished, game.winner(), adapter.ends_round(events), adapter.feats(events)
+        )
         await self.store.start(
             row.id,
             game.to_json(),
-            self.plan(table, [], range(len(seats)), self.now()),
+            self.plan(table, [], range(len(seats)), now),
             publication.to_json(),
             {seat: robot.to_json() for seat, robot in robots.items()},
+            dealt=dealt,
+            now=now,
         )
         self.bot.timers.poke()
         return publication

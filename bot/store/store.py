@@ -7,7 +7,7 @@ and the new state committed in one transaction, before the bot answers anyone.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -127,6 +127,18 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class Score:
+    """What a move, or a deal, scored: the match totals after it, and what it ended."""
+
+    totals: Sequence[int]
+    finished: bool = False
+    winner: int | None = None
+    # A game, round or manche ended: the match totals are kept as they stand.
+    round_ended: bool = False
+    feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
+
+
+@dataclass(frozen=True)
 class Commit:
     """Everything one accepted action changes, written together."""
 
@@ -148,6 +160,10 @@ class Commit:
     # A game, round or manche ended with this action: the match totals are kept as they stand.
     round_ended: bool = False
     feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
+
+    @property
+    def score(self) -> Score:
+        return Score(self.totals, self.finished, self.winner, self.round_ended, self.feats)
 
     def seats_after(self, seats: Sequence[SeatRow], version: int) -> list[SeatRow]:
         """The seats as this change, committed at ``version``, leaves them (what ``Store.commit``
@@ -481,9 +497,14 @@ class Store:
         timers: Sequence[tuple[int, str, str, float]],
         publication: dict[str, Any] | None = None,
         robot_states: Mapping[int, dict[str, Any]] | None = None,
+        *,
+        dealt: Score | None = None,
+        now: float = 0.0,
     ) -> None:
         """The lobby becomes a running game at version 1, with what its first deal must tell and
-        its computers' first memory."""
+        its computers' first memory. ``dealt``: what the deal itself scored (a Bué dealt), recorded
+        as a move's score is: the totals, feats and round totals, and when the deal decided the
+        match, the game finished (at ``now``) and rated."""
         statements = [
             Statement(
                 "UPDATE games SET status = 'running', state = ?, version = 1"
@@ -495,10 +516,14 @@ class Store:
             self._robot_states_statement(game_id, robot_states or {}),
             *self._timers_statements(game_id, timers),
         ]
+        rated = False
+        if dealt is not None:
+            scored, rated = self._scoring_statements(game_id, dealt, now)
+            statements += scored
         if publication is not None:
             statements.append(self._publication_statement(game_id, 1, publication))
         try:
-            await self._db.run(statements)
+            await self._db.run(statements, then=self._rating(game_id) if rated else None)
         except WrongRowCount:
             raise StaleVersion(game_id) from None
 
@@ -529,10 +554,6 @@ class Store:
                 (game.id, version - 1, change.seat, json.dumps(change.action), int(change.by_timeout), now),
             ),
             Statement(
-                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
-                rows=[(total, game.id, seat) for seat, total in enumerate(change.totals)],
-            ),
-            Statement(
                 "UPDATE seats SET gone = 1 WHERE game_id = ? AND seat = ?",
                 rows=[(game.id, seat) for seat in change.gone],
             ),
@@ -542,49 +563,68 @@ class Store:
             ),
             self._robot_states_statement(game.id, change.robot_states),
             *self._timers_statements(game.id, change.timers),
+        ]
+        scored, rated = self._scoring_statements(game.id, change.score, now)
+        statements += scored
+        if change.publication is not None:
+            statements.append(self._publication_statement(game.id, version, change.publication))
+        try:
+            await self._db.run(statements, then=self._rating(game.id) if rated else None)
+        except WrongRowCount:
+            raise StaleVersion(game.id) from None
+        return version
+
+    @staticmethod
+    def _scoring_statements(game_id: int, score: Score, now: float) -> tuple[list[Statement], bool]:
+        """What a move or a deal scored: the seats' totals, feats, the match totals at the end of a
+        game, round or manche, and the results when it ended the match; and whether to rate it
+        (after the statements, see ``_rating``). Run after the seats' ``gone`` is written."""
+        statements = [
+            Statement(
+                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
+                rows=[(total, game_id, seat) for seat, total in enumerate(score.totals)],
+            ),
             Statement(
                 "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
                 " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
-                rows=[(game.id, seat, feat) for seat, feat in change.feats],
+                rows=[(game_id, seat, feat) for seat, feat in score.feats],
             ),
         ]
-        if change.finished:
-            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game.id,)))
-        if change.publication is not None:
-            statements.append(self._publication_statement(game.id, version, change.publication))
-        if change.round_ended:
+        if score.finished:
+            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)))
+        if score.round_ended:
             # From the seats' totals just written above: the match totals as they stand.
             statements.append(
                 Statement(
                     "INSERT INTO round_totals (game_id, number, seat, total) SELECT game_id,"
                     " (SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?), seat, total"
                     " FROM seats WHERE game_id = ?",
-                    (game.id, game.id),
+                    (game_id, game_id),
                 )
             )
-        rated = change.finished and change.winner is not None
+        rated = score.finished and score.winner is not None
         if rated:
             # A computer's seat is rated as its level ('robot:hard'), with no user id.
             statements.append(
                 Statement(
                     "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
-                    " gone, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
+                    " gone, finished_at) SELECT game_id, seat, games.guild_id, games.kind,"
                     " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
                     " CASE WHEN robot IS NULL THEN user_id END, name, total,"
                     " CASE WHEN seat = ? THEN 1 ELSE 0 END, gone, CAST(? AS DOUBLE PRECISION)"
-                    " FROM seats WHERE game_id = ?",
-                    (game.guild_id, game.kind, change.winner, now, game.id),
+                    " FROM seats JOIN games ON games.id = seats.game_id WHERE game_id = ?",
+                    (score.winner, now, game_id),
                 )
             )
+        return statements, rated
+
+    def _rating(self, game_id: int) -> Callable[[Executor], Awaitable[None]]:
+        """Rates the match in the transaction that finished it."""
 
         async def rate(db: Executor) -> None:
-            await self._rate_match(db, game.id)
+            await self._rate_match(db, game_id)
 
-        try:
-            await self._db.run(statements, then=rate if rated else None)
-        except WrongRowCount:
-            raise StaleVersion(game.id) from None
-        return version
+        return rate
 
     async def round_totals(self, game_id: int) -> list[list[int]]:
         """The match totals per seat after each finished game, round or manche, in order."""
