@@ -183,4 +183,9 @@ MIGRATIONS: tuple[str, ...] = (
 
     ALTER TABLE games ADD COLUMN results_message_id BIGINT;
     """,
+    """
+    -- Which process holds a timer's claim (its own id, random per start): a process that starts
+    -- takes back its shards' claims made before it, rather than wait for a dead process's lease.
+    ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+    """,
 )

@@ -7,6 +7,7 @@ and the new state committed in one transaction, before the bot answers anyone.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -253,8 +254,10 @@ class Shards:
         return f"(guild_id >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
 
 
-# A due timer taken by one process is left to it this long (see the timers table).
-TIMER_LEASE = 120.0
+# A due timer taken by one process is left to it this long (see the timers table); the process
+# renews the lease while it works (see TimerService), so the lease is only how long another
+# process waits for one that died without starting again.
+TIMER_LEASE = 15.0
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -290,6 +293,8 @@ class Store:
     def __init__(self, backend: Backend, shards: Shards = Shards()) -> None:
         self._db = backend
         self.shards = shards
+        # Names this process's timer claims: one store is opened per process start.
+        self.process_id = secrets.token_hex(8)
 
     @classmethod
     async def open(cls, database: str, shards: Shards = Shards()) -> Store:
@@ -701,20 +706,37 @@ class Store:
     async def due_timers(self, now: float) -> list[TimerRow]:
         """Takes the timers due by ``now`` in this process's shards that no other process holds.
 
-        Each is leased to this process for TIMER_LEASE seconds: firing it replaces or drops it;
-        if this process dies first, another takes it when the lease ends.
+        Each is claimed by this process for TIMER_LEASE seconds (renewed while it works, see
+        ``renew_claims``): firing it replaces or drops it; if this process dies first, it takes
+        them back when it starts again (``take_back_claims``), or another does when the lease ends.
         """
         in_my_shards, parameters = self._in_my_shards()
         async with self._db.transaction() as db:
             rows = await db.fetch(
-                "UPDATE timers SET claimed_until = ? WHERE (game_id, seat, kind) IN ("
+                "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE (game_id, seat, kind) IN ("
                 " SELECT game_id, seat, kind FROM timers"
                 f" WHERE due_at <= ? AND COALESCE(claimed_until, 0) <= ? AND {in_my_shards}"
                 f"{self._db.lock_rows})"
                 " RETURNING *",
-                (now + TIMER_LEASE, now, now, *parameters),
+                (now + TIMER_LEASE, self.process_id, now, now, *parameters),
             )
         return sorted(map(_timer, rows), key=lambda timer: timer.due_at)
+
+    async def renew_claims(self, now: float) -> None:
+        """This process is still working on the timers it took: their lease runs from ``now``."""
+        await self._write(
+            "UPDATE timers SET claimed_until = ? WHERE claimed_by = ?", (now + TIMER_LEASE, self.process_id)
+        )
+
+    async def take_back_claims(self) -> None:
+        """At start: claims on this process's shards' timers were made before it started, by a
+        process now gone (shards belong to one process at a time): their timers are free again."""
+        in_my_shards, parameters = self._in_my_shards()
+        await self._write(
+            "UPDATE timers SET claimed_until = NULL, claimed_by = NULL WHERE claimed_until IS NOT NULL"
+            f" AND (claimed_by IS NULL OR claimed_by <> ?) AND {in_my_shards}",
+            (self.process_id, *parameters),
+        )
 
     async def next_due(self) -> float | None:
         """When a timer of this process's shards can next be taken: due, and not held by a lease."""

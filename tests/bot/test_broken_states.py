@@ -3,9 +3,17 @@ a crash, the outbox's parts sent again after a crash."""
 
 from __future__ import annotations
 
+import asyncio
+import random
+
+from bot import timers
+from bot.store import TimerRow
+from bot.tables import TableService
+from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import NAMES, components
+from tests.bot.test_computers import PAUSE, open_with_computers
 
 # A two-player Bué match to 10 whose first deal is already a Bué of the first seat (50 points).
 DECIDED_BY_ITS_DEAL = 1002
@@ -35,3 +43,61 @@ async def test_a_match_its_deal_decides_is_finished_rated_and_offers_a_rematch(s
     lobby = await driver.members[1].click(final, label="Rematch")
     assert not lobby.response.ephemeral
     assert driver.query("SELECT status FROM games ORDER BY id") == [("finished",), ("lobby",)]
+
+
+async def test_a_computer_due_when_the_bot_died_moves_within_its_pause_after_the_restart(
+    simcord_env, database, make_bot, monkeypatch
+):
+    driver = BueDriver(simcord_env, database, players=1)
+    await open_with_computers(driver, 1)
+    assert 1 not in driver.state().to_act()
+    moves = driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0]
+
+    async def dies_while_it_moves(self, table, seat) -> None:
+        raise asyncio.CancelledError  # the process is killed: nothing of it runs any more
+
+    with monkeypatch.context() as patch:
+        patch.setattr(TableService, "_robot_move", dies_while_it_moves)
+        await driver.play_one(random.Random(3))
+        assert 1 in driver.state().to_act()
+        await simcord_env.advance_time(PAUSE + 0.1)
+        # The computer's move was taken by the process, which dies before making it.
+        claimed = "SELECT COUNT(*) FROM timers WHERE kind = 'robot' AND claimed_until IS NOT NULL"
+        assert driver.query(claimed)[0][0] == 1
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.advance_time(PAUSE)
+    assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > moves
+
+
+class ClaimingStore:
+    """The timer queries of a store, for one due timer; ``renewed`` is set once a claim is renewed."""
+
+    def __init__(self, timer: TimerRow) -> None:
+        self.timers = [timer]
+        self.renewed = asyncio.Event()
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        due, self.timers = self.timers, []
+        return due
+
+    async def renew_claims(self, now: float) -> None:
+        self.renewed.set()
+
+    async def next_due(self) -> float | None:
+        return None
+
+
+async def test_the_claims_of_timers_being_fired_are_renewed_until_the_work_is_done(monkeypatch):
+    monkeypatch.setattr(timers, "RENEW_EVERY", 0.0)
+    store = ClaimingStore(TimerRow(1, 0, "robot", "deck,swap", 0.0))
+    fired: list[TimerRow] = []
+
+    async def thinks_long(timer: TimerRow) -> None:
+        # Longer than a lease: the work ends only once the claim was renewed meanwhile.
+        await store.renewed.wait()
+        fired.append(timer)
+
+    service = TimerService(store, thinks_long)  # type: ignore[arg-type]
+    service.poke()
+    await asyncio.wait_for(service._task, timeout=60)
+    assert fired == [TimerRow(1, 0, "robot", "deck,swap", 0.0)]
