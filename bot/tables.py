@@ -8,6 +8,7 @@ locks; every step reads the state the database has.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -35,6 +36,8 @@ CANNOT_DM = 50007
 CHANNEL_PART = "channel"
 # The timer kind of a computer's move.
 ROBOT_MOVE = "robot"
+# The outbox part naming the table message when it must be posted again (see ``part_nonce``).
+TABLE_PART = "table"
 
 
 @dataclass
@@ -211,6 +214,15 @@ def plan_robot_moves(
         keep = timer is not None and seat not in changed and timer.decision == decision
         planned.append((seat, ROBOT_MOVE, decision, timer.due_at if keep and timer else now + pause))
     return planned
+
+
+def part_nonce(pending: Pending, part: str) -> str:
+    """The nonce of one part of a publication: the same whenever the part is sent, before and after
+    a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message of a
+    part sent again after a crash came between sending it and marking it sent. Discord's nonces
+    are at most 25 characters: a 24-digit hexadecimal digest of the outbox row and the part."""
+    key = f"{pending.game_id}:{pending.version}:{part}".encode()
+    return hashlib.blake2b(key, digest_size=12).hexdigest()
 
 
 def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -464,7 +476,7 @@ class TableService:
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         told = self._private_lines(table, events, newly, publication.show_hands, pending)
-        await self.refresh_table(table)
+        await self.refresh_table(table, part_nonce(pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
@@ -484,6 +496,7 @@ class TableService:
                 file=chart,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+                nonce=part_nonce(pending, CHANNEL_PART),
             )
             if message is not None and table.game.finished:
                 await self.store.set_results_message(table.row.id, message.id)
@@ -495,9 +508,10 @@ class TableService:
             seat_row = table.seats[seat]
             viewer = table.viewer(seat, language_of(seat_row.locale))
             hand = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, table.row.id)
-            await self.direct_message(table, seat_row, "\n".join(private), hand)
+            part = f"dm:{seat}"
+            await self.direct_message(table, seat_row, "\n".join(private), hand, part_nonce(pending, part))
             if seat != last:
-                pending = await self.store.mark_delivered(pending, f"dm:{seat}")
+                pending = await self.store.mark_delivered(pending, part)
         await self.store.delivered(pending)
 
     async def _send_safely(
@@ -510,15 +524,16 @@ class TableService:
             log.warning("could not post in channel %s", getattr(channel, "id", "?"), exc_info=True)
             return None
 
-    async def refresh_table(self, table: Table) -> None:
-        """Edit the one table message in place (or post it again if it was deleted); a refusal
-        (lost permission, Discord down) is logged: the next move draws the table again."""
+    async def refresh_table(self, table: Table, nonce: str | None = None) -> None:
+        """Edit the one table message in place (or post it again, with ``nonce``, if it was
+        deleted); a refusal (lost permission, Discord down) is logged: the next move draws the
+        table again."""
         try:
-            await self._refresh_table(table)
+            await self._refresh_table(table, nonce)
         except discord.HTTPException:
             log.warning("could not show the table of game %s", table.row.id, exc_info=True)
 
-    async def _refresh_table(self, table: Table) -> None:
+    async def _refresh_table(self, table: Table, nonce: str | None) -> None:
         rendered = await self.render(
             table, table.adapter.table, table.game.view(None), table.viewer(), table.row.id
         )
@@ -543,7 +558,7 @@ class TableService:
                 kwargs = {"embeds": rendered.embeds, "view": rendered.view()}
         if rendered.file is not None:
             kwargs["file"] = rendered.file
-        message = await channel.send(**kwargs)
+        message = await channel.send(nonce=nonce, **kwargs)
         await self.store.set_message(table.row.id, message.id)
         table.row = replace(table.row, message_id=message.id)
 
@@ -571,10 +586,16 @@ class TableService:
                     told[seat].append(viewer.t("common.dm_your_move", url=table.jump_url()))
         return told
 
-    async def direct_message(self, table: Table, seat: SeatRow, text: str, hand: Rendered) -> None:
+    async def direct_message(
+        self, table: Table, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
+    ) -> None:
         """DM a player their hand; if their DMs are closed, say so once in the channel and carry on."""
         try:
-            kwargs: dict[str, Any] = {"content": truncate(text) if text else None, "embeds": hand.embeds}
+            kwargs: dict[str, Any] = {
+                "content": truncate(text) if text else None,
+                "embeds": hand.embeds,
+                "nonce": nonce,
+            }
             if hand.file is not None:
                 kwargs["file"] = hand.file
             await (await self._dm_channel(seat)).send(**kwargs)

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
+
+import discord
+import pytest
 
 from bot import timers
-from bot.store import TimerRow
+from bot.store import Store, TimerRow
 from bot.tables import TableService
 from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import NAMES, components
 from tests.bot.test_computers import PAUSE, open_with_computers
+from tests.bot.test_rummikub_play import RummikubDriver
 
 # A two-player Bué match to 10 whose first deal is already a Bué of the first seat (50 points).
 DECIDED_BY_ITS_DEAL = 1002
@@ -101,3 +106,72 @@ async def test_the_claims_of_timers_being_fired_are_renewed_until_the_work_is_do
     service.poke()
     await asyncio.wait_for(service._task, timeout=60)
     assert fired == [TimerRow(1, 0, "robot", "deck,swap", 0.0)]
+
+
+# ---------------------------------------------------------------------- exactly once
+
+
+def spy_on_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, Any]]:
+    """(channel id, text and embed titles, nonce) of every message the bot sends from now on, as discord.py is
+    asked for it (SimCord, like most of Discord's stand-ins, drops the nonce)."""
+    sent: list[tuple[int, str, Any]] = []
+    send = discord.abc.Messageable.send
+
+    async def spied(self: Any, content: Any = None, **kwargs: Any) -> Any:
+        channel = await self._get_channel()
+        titles = [embed.title or "" for embed in kwargs.get("embeds") or ()]
+        sent.append((channel.id, str(content or "") + "".join(titles), kwargs.get("nonce")))
+        return await send(self, content, **kwargs)
+
+    monkeypatch.setattr(discord.abc.Messageable, "send", spied)
+    return sent
+
+
+async def test_a_part_sent_again_after_a_crash_carries_the_nonce_it_was_first_sent_with(
+    simcord_env, database, make_bot, monkeypatch
+):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    drew = f"**{NAMES[seat]}** drew a tile"
+    sent = spy_on_sends(monkeypatch)
+
+    async def killed_before_marking(self, pending, part) -> None:
+        raise asyncio.CancelledError  # the process dies between sending a part and marking it sent
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Store, "mark_delivered", killed_before_marking)
+        await driver.members[seat].click(driver.table_message(), label="Draw")
+    (first,) = [nonce for channel, text, nonce in sent if drew in text]
+    await simcord_env.restart_bot(make_bot())
+
+    lines = [(channel, nonce) for channel, text, nonce in sent if drew in text]
+    assert lines == [(driver.channel.id, first), (driver.channel.id, first)]
+    assert isinstance(first, str) and len(first) <= 25
+    # Each part has its own nonce: the drawer's DM (sent once, after the restart) is another.
+    (dm,) = [nonce for channel, _, nonce in sent if channel == driver.members[seat].user.dm_channel.id]
+    assert dm not in (None, first) and len(dm) <= 25
+    # And the next move's parts are others again.
+    await driver.members[1 - seat].click(driver.table_message(), label="Draw")
+    assert sent[-1][2] not in (None, first, dm)
+
+
+async def test_a_table_message_posted_again_after_a_crash_carries_the_nonce_it_was_first_posted_with(
+    simcord_env, database, make_bot, monkeypatch
+):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    simcord_env.backend.delete_message(driver.channel.id, driver.table_id())  # by a moderator
+    sent = spy_on_sends(monkeypatch)
+
+    async def killed_before_keeping_it(self, game_id, message_id) -> None:
+        raise asyncio.CancelledError  # the process dies between posting the table and keeping its id
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Store, "set_message", killed_before_keeping_it)
+        await driver.members[seat].slash(driver.channel, "rummikub draw")
+    await simcord_env.restart_bot(make_bot())
+
+    tables = [nonce for _, text, nonce in sent if text.startswith("Rummikub")]
+    assert len(tables) == 2 and tables[0] == tables[1] and len(tables[0]) <= 25
