@@ -417,10 +417,17 @@ class TableService:
     # ------------------------------------------------------------------ publishing
 
     async def deliver_pending(self) -> None:
-        """At start-up: deliver what a crash left undelivered."""
-        for pending in await self.store.pending():
-            async with self.lock(pending.game_id):
-                await self._deliver_pending(pending)
+        """At start-up: deliver what a crash left undelivered.
+
+        Each game's publications are read again under its lock: a timer or a click may have
+        delivered them meanwhile (and moved on), and a publication read before would be sent again,
+        told against a later state.
+        """
+        for game_id in dict.fromkeys(pending.game_id for pending in await self.store.pending()):
+            async with self.lock(game_id):
+                snapshot = await self.store.snapshot(game_id)
+                for pending in snapshot.pending if snapshot is not None else ():
+                    await self._deliver_pending(pending)
 
     async def _deliver_pending(self, pending: Pending) -> None:
         """One pending publication; one that cannot be delivered is given up, logged, rather than

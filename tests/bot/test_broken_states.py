@@ -17,7 +17,7 @@ from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import NAMES, components
-from tests.bot.test_computers import PAUSE, open_with_computers
+from tests.bot.test_computers import PAUSE, let_computers_play, open_with_computers
 from tests.bot.test_rummikub_play import RummikubDriver
 
 # A two-player Bué match to 10 whose first deal is already a Bué of the first seat (50 points).
@@ -175,3 +175,74 @@ async def test_a_table_message_posted_again_after_a_crash_carries_the_nonce_it_w
 
     tables = [nonce for _, text, nonce in sent if text.startswith("Rummikub")]
     assert len(tables) == 2 and tables[0] == tables[1] and len(tables[0]) <= 25
+
+
+async def test_what_a_timer_or_click_delivered_while_start_up_waited_for_the_lock_is_not_told_again(
+    simcord_env, database, make_bot, monkeypatch
+):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    drew = f"**{NAMES[seat]}** drew a tile"
+    with monkeypatch.context() as patch:
+        patch.setattr(TableService, "deliver", no_announcements)
+        await driver.members[seat].click(driver.table_message(), label="Draw")
+        # The restarted bot delivers nothing by itself: the test runs its start-up delivery.
+        patch.setattr(TableService, "deliver_pending", no_announcements)
+        await simcord_env.restart_bot(make_bot())
+    tables = simcord_env.bot.tables
+    read = asyncio.Event()
+    listed = Store.pending
+
+    async def listed_then_waits(self: Store) -> list:
+        pending = await listed(self)
+        read.set()
+        return pending
+
+    monkeypatch.setattr(Store, "pending", listed_then_waits)
+    # A timer (or a click) holds the game when the start-up delivery has just listed what is owed.
+    async with tables.lock(driver.game_id):
+        start_up = asyncio.create_task(tables.deliver_pending())
+        await read.wait()
+        await tables.load_to_move(driver.game_id)  # delivers what the crash left, as a move does first
+    await start_up
+    await simcord_env.settle()
+    assert sum(drew in message.content for message in driver.channel.history()) == 1
+
+
+async def no_announcements(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
+async def test_after_a_kill_between_a_rummikub_play_and_its_announcements_the_next_player_is_called(
+    simcord_env, database, make_bot, monkeypatch
+):
+    # Anna, a computer after her, then Bruno: the computer moves as soon as the bot is back.
+    driver = RummikubDriver(simcord_env, database, players=2)
+    anna, bruno = driver.members
+    await anna.slash(driver.channel, "rummikub start", computers=1, computer_level="hard")
+    await bruno.click(driver.channel.last_message, label="Join")
+    await anna.click(driver.channel.last_message, label="Begin")
+    driver.game_id = driver.query("SELECT MAX(id) FROM games")[0][0]
+    while driver.state().turn != 0:
+        await let_computers_play(driver, simcord_env)
+        if driver.state().turn == 2:
+            await bruno.click(driver.table_message(), label="Draw")
+    game = driver.state()
+    game.racks[0] = ["r10", "r11", "r12", "k5", "b5", "o5", "k1", "k2"]
+    driver.arrange(game)
+
+    with monkeypatch.context() as patch:
+        # Killed right after the commit: nothing announced, and no timer of it runs any more.
+        patch.setattr(TableService, "deliver", no_announcements)
+        patch.setattr(TimerService, "poke", lambda self, earliest=None: None)
+        await anna.slash(driver.channel, "rummikub play", tiles="r10 r11 r12")
+    assert driver.state().turn == 1
+    await simcord_env.restart_bot(make_bot())
+    await let_computers_play(driver, simcord_env)
+
+    assert driver.state().turn == 2
+    lines = [message.content for message in driver.channel.history()]
+    opened = [line for line in lines if "**anna** opens with" in line]
+    assert len(opened) == 1
+    assert f"<@{bruno.id}>: your move" in driver.channel.last_message.content
