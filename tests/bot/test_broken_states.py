@@ -237,7 +237,9 @@ async def test_after_a_kill_between_a_rummikub_play_and_its_announcements_the_ne
         patch.setattr(TableService, "deliver", no_announcements)
         patch.setattr(TimerService, "poke", lambda self, earliest=None: None)
         await anna.slash(driver.channel, "rummikub play", tiles="r10 r11 r12")
-    assert driver.state().turn == 1
+        assert driver.state().turn == 1
+        # The bot stays down past the computer's pause: its move is due when the bot starts.
+        await simcord_env.advance_time(PAUSE + 0.1)
     await simcord_env.restart_bot(make_bot())
     await let_computers_play(driver, simcord_env)
 
