@@ -51,7 +51,7 @@ class TimerService:
     async def _fire_all(self, timers: list[TimerRow]) -> None:
         """Fire the timers this process claimed, renewing its claims while it works (a computer
         may think, a move may wait for the game's lock)."""
-        renewing = asyncio.get_running_loop().create_task(self._renew_claims(), name="timer-claims")
+        renewing = asyncio.get_running_loop().create_task(self._renew_claims(timers), name="timer-claims")
         try:
             for timer in timers:
                 try:
@@ -62,11 +62,11 @@ class TimerService:
         finally:
             renewing.cancel()
 
-    async def _renew_claims(self) -> None:
+    async def _renew_claims(self, timers: list[TimerRow]) -> None:
         while True:
             await asyncio.sleep(RENEW_EVERY)
             try:
-                await self._store.renew_claims(discord.utils.utcnow().timestamp())
+                await self._store.renew_claims(timers, discord.utils.utcnow().timestamp())
             except Exception:
                 log.exception("could not renew this process's timer claims")
 

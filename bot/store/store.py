@@ -623,11 +623,12 @@ class Store:
             )
         return statements, rated
 
-    def _rating(self, game_id: int) -> Callable[[Executor], Awaitable[None]]:
+    @staticmethod
+    def _rating(game_id: int) -> Callable[[Executor], Awaitable[None]]:
         """Rates the match in the transaction that finished it."""
 
         async def rate(db: Executor) -> None:
-            await self._rate_match(db, game_id)
+            await Store._rate_match(db, game_id)
 
         return rate
 
@@ -722,10 +723,13 @@ class Store:
             )
         return sorted(map(_timer, rows), key=lambda timer: timer.due_at)
 
-    async def renew_claims(self, now: float) -> None:
-        """This process is still working on the timers it took: their lease runs from ``now``."""
-        await self._write(
-            "UPDATE timers SET claimed_until = ? WHERE claimed_by = ?", (now + TIMER_LEASE, self.process_id)
+    async def renew_claims(self, timers: Sequence[TimerRow], now: float) -> None:
+        """This process is still working on these timers it took: their lease runs from ``now``
+        (a timer fired meanwhile is gone or replaced, unclaimed: left alone)."""
+        await self._db.executemany(
+            "UPDATE timers SET claimed_until = ?"
+            " WHERE game_id = ? AND seat = ? AND kind = ? AND claimed_by = ?",
+            [(now + TIMER_LEASE, timer.game_id, timer.seat, timer.kind, self.process_id) for timer in timers],
         )
 
     async def take_back_claims(self) -> None:

@@ -85,7 +85,7 @@ class ClaimingStore:
         due, self.timers = self.timers, []
         return due
 
-    async def renew_claims(self, now: float) -> None:
+    async def renew_claims(self, timers: list[TimerRow], now: float) -> None:
         self.renewed.set()
 
     async def next_due(self) -> float | None:

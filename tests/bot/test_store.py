@@ -197,15 +197,16 @@ async def test_a_claim_names_its_process_lasts_a_short_lease_and_is_renewed_only
     assert store.process_id != other.process_id
     assert TIMER_LEASE <= 15.0
     game_id = await running_game(store, due_at=100.0)
-    assert len(await store.due_timers(200.0)) == 1
+    taken = await store.due_timers(200.0)
+    assert len(taken) == 1
     claimed_by = await store._value("SELECT claimed_by FROM timers WHERE game_id = ?", (game_id,))
     assert claimed_by == store.process_id
     # Renewed while its work runs: still held when the first lease would have ended.
-    await store.renew_claims(210.0)
+    await store.renew_claims(taken, 210.0)
     assert await other.due_timers(200.0 + TIMER_LEASE) == []
     assert await other.next_due() == 210.0 + TIMER_LEASE
     # Another process's renewal does not touch a claim it does not hold.
-    await other.renew_claims(400.0)
+    await other.renew_claims(taken, 400.0)
     assert await other.next_due() == 210.0 + TIMER_LEASE
 
 
