@@ -216,12 +216,13 @@ def plan_robot_moves(
     return planned
 
 
-def part_nonce(pending: Pending, part: str) -> str:
+def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
     """The nonce of one part of a publication: the same whenever the part is sent, before and after
     a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message of a
-    part sent again after a crash came between sending it and marking it sent. Discord's nonces
-    are at most 25 characters: a 24-digit hexadecimal digest of the outbox row and the part."""
-    key = f"{pending.game_id}:{pending.version}:{part}".encode()
+    part sent again after a crash came between sending it and marking it sent. The game's random
+    seed keeps a database made anew (same ids, same versions) from reusing a recent nonce.
+    Discord's nonces are at most 25 characters: a 24-digit hexadecimal digest."""
+    key = f"{pending.game_id}:{row.seed}:{pending.version}:{part}".encode()
     return hashlib.blake2b(key, digest_size=12).hexdigest()
 
 
@@ -483,7 +484,7 @@ class TableService:
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         told = self._private_lines(table, events, newly, publication.show_hands, pending)
-        await self.refresh_table(table, part_nonce(pending, TABLE_PART))
+        await self.refresh_table(table, part_nonce(table.row, pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
@@ -503,7 +504,7 @@ class TableService:
                 file=chart,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-                nonce=part_nonce(pending, CHANNEL_PART),
+                nonce=part_nonce(table.row, pending, CHANNEL_PART),
             )
             if message is not None and table.game.finished:
                 await self.store.set_results_message(table.row.id, message.id)
@@ -516,7 +517,8 @@ class TableService:
             viewer = table.viewer(seat, language_of(seat_row.locale))
             hand = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, table.row.id)
             part = f"dm:{seat}"
-            await self.direct_message(table, seat_row, "\n".join(private), hand, part_nonce(pending, part))
+            nonce = part_nonce(table.row, pending, part)
+            await self.direct_message(table, seat_row, "\n".join(private), hand, nonce)
             if seat != last:
                 pending = await self.store.mark_delivered(pending, part)
         await self.store.delivered(pending)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+from dataclasses import replace
 from typing import Any
 
 import discord
 import pytest
 
 from bot import timers
-from bot.store import Store, TimerRow
-from bot.tables import TableService
+from bot.store import GameRow, Pending, Store, TimerRow
+from bot.tables import TableService, part_nonce
 from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver
@@ -248,3 +249,19 @@ async def test_after_a_kill_between_a_rummikub_play_and_its_announcements_the_ne
     opened = [line for line in lines if "**anna** opens with" in line]
     assert len(opened) == 1
     assert f"<@{bruno.id}>: your move" in driver.channel.last_message.content
+
+
+def test_a_nonce_names_one_part_of_one_publication_of_one_game_in_25_characters_at_most():
+    row = GameRow(7, "bue", 1, 2, 3, "running", {}, 60, "en", 1234, None, 5, None)
+    pending = Pending(7, 5, {}, frozenset())
+    nonce = part_nonce(row, pending, "channel")
+    assert nonce == part_nonce(row, Pending(7, 5, {}, frozenset({"dm:0"})), "channel")  # stable
+    assert len(nonce) <= 25
+    others = {
+        part_nonce(row, pending, "dm:0"),
+        part_nonce(row, pending, "table"),
+        part_nonce(row, Pending(7, 6, {}, frozenset()), "channel"),
+        # The same ids in a database made anew: another game, another seed.
+        part_nonce(replace(row, seed=99), pending, "channel"),
+    }
+    assert nonce not in others and len(others) == 4
