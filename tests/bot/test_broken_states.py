@@ -37,7 +37,7 @@ async def test_a_match_its_deal_decides_is_finished_rated_and_offers_a_rematch(s
     results = driver.query("SELECT entry, points, won FROM results ORDER BY seat")
     assert results == [(f"user:{driver.members[0].id}", 50, 1), (f"user:{driver.members[1].id}", 0, 0)]
     assert driver.query("SELECT COUNT(*) FROM ratings")[0][0] == 2
-    assert driver.query("SELECT feat FROM feats")  # the Bué counts for /stats
+    assert driver.query("SELECT seat, feat FROM feats") == [(0, "bue")]  # it counts for /stats
     assert driver.query("SELECT COUNT(*) FROM round_totals")[0][0] == 2
     final = driver.channel.last_message
     assert any(NAMES[0] in (embed.title or "") and "wins the match" in embed.title for embed in final.embeds)
@@ -113,8 +113,8 @@ async def test_the_claims_of_timers_being_fired_are_renewed_until_the_work_is_do
 
 
 def spy_on_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, Any]]:
-    """(channel id, text and embed titles, nonce) of every message the bot sends from now on, as discord.py is
-    asked for it (SimCord, like most of Discord's stand-ins, drops the nonce)."""
+    """(channel id, text and embed titles, nonce) of every message the bot sends from now on, as
+    discord.py is asked for it (SimCord, like most of Discord's stand-ins, drops the nonce)."""
     sent: list[tuple[int, str, Any]] = []
     send = discord.abc.Messageable.send
 
