@@ -21,6 +21,10 @@ from tests.bot.driver import NAMES, components
 from tests.bot.test_computers import PAUSE, let_computers_play, open_with_computers
 from tests.bot.test_rummikub_play import RummikubDriver
 
+# A finished match draws its chart, the first of its process loading matplotlib; a computer
+# searches its Rummikub play: on a busy machine that takes longer than SimCord's 5 s to settle.
+pytestmark = pytest.mark.simcord(settle_timeout=30)
+
 # A two-player Bué match to 10 whose first deal is already a Bué of the first seat (50 points).
 DECIDED_BY_ITS_DEAL = 1002
 
