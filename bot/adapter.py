@@ -192,6 +192,15 @@ class GameAdapter(ABC):
         """How a card or tile code reads in text."""
         return code
 
+    def own_hand(self, view: JSON) -> object:
+        """What a seat holds, from its view (None for a game without hands): when a move changes
+        it, the player is sent the new hand, whether or not an event tells them alone."""
+        return None
+
+    def labels(self, codes: Sequence[str], viewer: Viewer) -> str:
+        """Several cards or tiles as they read in text, in the order the game shows them."""
+        return " · ".join(self.label(code, viewer) for code in codes)
+
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         """The lobby's lines about the game's options."""
         return [t(language, f"option.{name}", value=value) for name, value in options.items()]
@@ -205,7 +214,7 @@ class GameAdapter(ABC):
             elif key in self.code_params and isinstance(value, str):
                 params[key] = self.label(value, viewer)
             elif key in self.code_params and isinstance(value, list):
-                params[key] = " · ".join(self.label(code, viewer) for code in value)
+                params[key] = self.labels(value, viewer)
             else:
                 params[key] = value
         return params

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "<", ">")
 DPI = 100
+# How far apart, in points, lines that would draw on top of each other are set: a line's width
+# (2) and a gap.
+TIE_OFFSET = 3.0
 LEGEND_NAME_LIMIT = 16
 SCORE_SIZE = (9.0, 4.5)  # inches: 900 x 450 px
 RATING_SIZE = (6.0, 2.6)  # 600 x 260 px
@@ -70,6 +73,20 @@ def style(index: int) -> dict[str, str]:
     }
 
 
+def tie_offsets(series: Sequence[Sequence[int]]) -> list[float]:
+    """A vertical offset, in points, per line: 0 for a line no earlier one meets; a line that shares a
+    point (same round, same total) with earlier ones moves off them, alternately up and down, so
+    that every line stays visible."""
+    offsets: list[float] = []
+    for index, points in enumerate(series):
+        meets = sum(
+            any(a == b for a, b in zip(points[1:], series[other][1:], strict=True)) for other in range(index)
+        )
+        step = (meets + 1) // 2
+        offsets.append(TIE_OFFSET * step * (1 if meets % 2 else -1))
+    return offsets
+
+
 def _figure(size: tuple[float, float], left: float, right: float, bottom: float) -> tuple[Figure, Axes]:
     # The Figure API without pyplot: no global figure registry, no GUI backend. Fixed margins
     # rather than a layout engine, which would double the drawing time.
@@ -94,19 +111,27 @@ def _png(figure: Figure) -> bytes:
 def draw_scores(chart: ScoreChart) -> bytes:
     """Running totals per player from 0, the target as a line, the winner starred; legend by final total."""
     with _drawing:
+        from matplotlib.transforms import offset_copy
+
         figure, axes = _figure(SCORE_SIZE, left=0.08, right=0.72, bottom=0.13)
         rounds = list(range(len(chart.totals) + 1))
         final = chart.totals[-1] if chart.totals else [0] * len(chart.names)
+        series = [[0, *(totals[seat] for totals in chart.totals)] for seat in range(len(chart.names))]
+        shifts = [
+            offset_copy(axes.transData, fig=figure, y=offset, units="points")
+            for offset in tie_offsets(series)
+        ]
         for seat, name in enumerate(chart.names):
-            points = [0, *(totals[seat] for totals in chart.totals)]
-            axes.plot(
+            (line,) = axes.plot(
                 rounds,
-                points,
+                series[seat],
                 label=f"{shortened(name)} ({final[seat]})",
                 markersize=6,
                 linewidth=2,
                 **style(seat),
             )
+            # Moved after plotting, so the axes still take their limits from the data.
+            line.set_transform(shifts[seat])
         if chart.target:
             axes.axhline(chart.target, color="black", linestyle=":", linewidth=1.5)
             axes.annotate(
@@ -117,7 +142,7 @@ def draw_scores(chart: ScoreChart) -> bytes:
                 fontsize=9,
             )
         if chart.winner is not None:
-            axes.plot(
+            (star,) = axes.plot(
                 rounds[-1],
                 final[chart.winner],
                 marker="*",
@@ -127,6 +152,7 @@ def draw_scores(chart: ScoreChart) -> bytes:
                 linestyle="none",
                 label=f"{chart.winner_label}: {shortened(chart.names[chart.winner])}",
             )
+            star.set_transform(shifts[chart.winner])
         axes.set_xlabel(chart.x_label)
         axes.set_ylabel(chart.y_label)
         # Whole numbers only, and no more than a dozen: each tick costs as much to draw as a player's line.

@@ -13,17 +13,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import GameAdapter, drawn_at
-from bot.commands import leaderboard_command
+from bot.commands import GameTree, leaderboard_command
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.records import history_command, stats_command
-from bot.replies import language, report_error
+from bot.replies import claim, language, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin
 from bot.timers import TimerService
-from games.core import GameError
+from games.core import BACK, GameError
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,15 @@ GAME_EXTENSIONS: tuple[str, ...] = (
 # the message, typing, reaction or voice events that would otherwise be parsed for every chat line
 # in every server.
 INTENTS = discord.Intents(guilds=True)
+
+# How long a handler of ours has to take an interaction before the bot answers it itself: Discord
+# waits three seconds for the first answer.
+CLAIM_WAIT = 2.0
+ANSWERABLE = (
+    discord.InteractionType.application_command,
+    discord.InteractionType.component,
+    discord.InteractionType.modal_submit,
+)
 
 
 class GameBot(commands.Bot):
@@ -58,6 +67,7 @@ class GameBot(commands.Bot):
             # Nothing reads messages back from discord.py's cache: every move reads the database.
             max_messages=None,
             help_command=None,
+            tree_cls=GameTree,
             **self.client_options(settings),
         )
         self.settings = settings
@@ -123,10 +133,17 @@ class GameBot(commands.Bot):
 
     async def guard(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
         """Run a component's work; any error is answered ephemerally (and logged if unexpected)."""
+        claim(interaction)
         try:
             await work
         except Exception as error:
             await report_error(interaction, error)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction gets an answer: one that no handler of ours took (a forged custom_id
+        or option that discord.py drops while parsing) is refused here."""
+        if interaction.type in ANSWERABLE and await unclaimed(interaction, CLAIM_WAIT):
+            await report_error(interaction, GameError("error.unanswerable"))
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -153,6 +170,10 @@ class GameBot(commands.Bot):
             await self.lobbies.rematch(interaction, row)
             return
         check_origin(interaction, row, private=True)
+        if move == BACK:
+            await self.tables.back(interaction, game_id)
+            return
+        await self.tables.come_back_if_away(interaction, snapshot)
         if move == "hand":
             await self.tables.show_hand(interaction, game_id)
             return

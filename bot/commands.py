@@ -11,9 +11,9 @@ from discord import app_commands
 
 from bot.adapter import GameAdapter
 from bot.i18n import described, t
-from bot.records import decimal, game_choices
-from bot.replies import language, reply
-from games.core import GameError, Option
+from bot.records import decimal, game_choices, nothing_yet
+from bot.replies import claim, language, reply, report_error
+from games.core import TABLE_OPTIONS, GameError, Option
 from games.robots import LEVELS
 
 if TYPE_CHECKING:
@@ -29,6 +29,52 @@ async def game_here(
     if row.status != "running" and not lobby_too:
         raise GameError("error.game_not_started")
     return row.id
+
+
+# The option types discord.py reads as ids (user, channel, role, mentionable, attachment) while it
+# parses an interaction, before any handler: a forged value that is not one would fail unanswered.
+# Other values reach the commands as sent, and they read them defensively.
+SNOWFLAKE_OPTIONS = (6, 7, 8, 9, 11)
+MAX_SNOWFLAKE = 2**63 - 1  # the largest id a database integer holds
+
+
+def well_formed(option_type: int, value: object) -> bool:
+    """Whether ``value`` is one discord.py can parse for an option of ``option_type``."""
+    if option_type not in SNOWFLAKE_OPTIONS:
+        return True
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return False
+    return str(value).isdigit() and 0 < int(value) <= MAX_SNOWFLAKE
+
+
+def options_well_formed(options: object) -> bool:
+    """Whether every option of an interaction's data (subcommands included) is ``well_formed``.
+    An option being typed for autocompletion comes as text, whatever its type."""
+    if not isinstance(options, list):
+        return options is None
+    for option in options:
+        if not isinstance(option, dict) or not isinstance(option.get("type"), int):
+            return False
+        if option["type"] in (1, 2):  # a subcommand or a group of them
+            if not options_well_formed(option.get("options")):
+                return False
+        elif not option.get("focused") and not well_formed(option["type"], option.get("value")):
+            return False
+    return True
+
+
+class GameTree(app_commands.CommandTree):  # type: ignore[type-arg]
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Refuse ids that are not ids before discord.py parses them."""
+        claim(interaction)
+        data: Any = interaction.data or {}
+        if options_well_formed(data.get("options")):
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await report_error(interaction, GameError("error.forged_options"))
+        return False
 
 
 def option_type(option: Option) -> Any:
@@ -86,6 +132,7 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
                 "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
             ),
             *(optional(name, option_type(engine_options[name])) for name in adapter.start_options),
+            *(optional(option.name, option_type(option)) for option in TABLE_OPTIONS),
             optional("turn_timeout", str),
             optional("computers", app_commands.Range[int, 0, adapter.engine.max_players - 1]),
             optional("computer_level", str),
@@ -93,6 +140,7 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
     )
     descriptions = {
         **adapter.start_options,
+        **{option.name: f"cmd.option.{option.name}" for option in TABLE_OPTIONS},
         "turn_timeout": "cmd.option.turn_timeout",
         "computers": "cmd.option.computers",
         "computer_level": "cmd.option.computer_level",
@@ -172,15 +220,19 @@ async def rating_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str)
 
 
 async def win_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) -> list[str]:
+    """Wins and matches, ranked by wins; points only in one game's board: they are on different
+    scales in different games (a Bué match is won at 110, a Rummikub round costs what is left)."""
     standings = await bot.store.leaderboard(guild_id, kind)
+    if kind is None:
+        standings = sorted(standings, key=lambda standing: (-standing.wins, standing.games))
     return [
         t(
             lang,
-            "common.leaderboard_line",
+            "common.leaderboard_line" if kind is None else "stats.leaderboard_line_points",
             rank=rank_mark(index),
             name=standing.name,
             wins=standing.wins,
-            games=standing.games,
+            matches=standing.games,
             points=standing.points,
         )
         for index, standing in enumerate(standings)
@@ -206,14 +258,14 @@ def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[t
         kind = game.value if game else None
         by_rating = order is not None and order.value == "rating"
         lines = await (rating_lines if by_rating else win_lines)(bot, interaction.guild_id or 0, kind, lang)
+        if not lines:
+            raise nothing_yet(bot, lang, "common.leaderboard_empty", kind)
         title = t(
             lang,
             "common.leaderboard_title",
             game=t(lang, f"{kind}.title") if kind else t(lang, "common.all_games"),
         )
-        embed = discord.Embed(
-            title=title, description="\n".join(lines) or t(lang, "common.leaderboard_empty"), colour=0xF1C40F
-        )
+        embed = discord.Embed(title=title, description="\n".join(lines), colour=0xF1C40F)
         await reply(interaction, embeds=[embed], ephemeral=False)
 
     return leaderboard

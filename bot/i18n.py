@@ -1,14 +1,17 @@
 """One translation layer for every game: English, Italian and French.
 
 Catalogues live in ``bot/locales/<namespace>.json`` as ``{key: {"en": ..., "it": ..., "fr": ...}}``
-with ``str.format`` placeholders. The language follows the user's Discord locale, English
-otherwise.
+with ``str.format`` placeholders. A text that counts something has a form per plural category,
+``{"one": ..., "other": ...}``, chosen by its ``count`` parameter (see ``plural_category``); a
+number with its noun is written ``{points:points}``, which reads ``count.points`` with that count
+("1 point", "3 points"). The language follows the user's Discord locale, English otherwise.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import string
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,18 +33,41 @@ def language_of(locale: discord.Locale | str | None) -> str:
     return prefix if prefix in LANGUAGES else DEFAULT_LANGUAGE
 
 
+def plural_category(language: str, count: int) -> str:
+    """The CLDR plural category of ``count`` (its sign aside: "-1 point"): French treats 0 like 1
+    ("0 partie"), English and Italian only 1."""
+    if language == "fr":
+        return "one" if abs(count) in (0, 1) else "other"
+    return "one" if abs(count) == 1 else "other"
+
+
 class _KeepMissing(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
 
+class _Counting(string.Formatter):
+    """Writes ``{value:noun}`` as the catalogue's ``count.<noun>`` for that value."""
+
+    def __init__(self, catalog: Catalog, language: str) -> None:
+        self.catalog = catalog
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec and self.catalog.has(f"count.{format_spec}"):
+            if isinstance(value, int) and not isinstance(value, bool):
+                return self.catalog.text(self.language, f"count.{format_spec}", count=value)
+            return str(value)  # a parameter left missing, shown as {name}
+        return str(super().format_field(value, format_spec))
+
+
 class Catalog:
-    def __init__(self, messages: Mapping[str, Mapping[str, str]]) -> None:
+    def __init__(self, messages: Mapping[str, Mapping[str, Any]]) -> None:
         self.messages = dict(messages)
 
     @classmethod
     def load(cls, directory: Path = LOCALES_DIR) -> Catalog:
-        messages: dict[str, Mapping[str, str]] = {}
+        messages: dict[str, Mapping[str, Any]] = {}
         for path in sorted(directory.glob("*.json")):
             loaded = json.loads(path.read_text(encoding="utf-8"))
             clash = set(messages) & set(loaded)
@@ -58,9 +84,11 @@ class Catalog:
         if entry is None:
             log.warning("missing translation key %s", key)
             return key
-        template = entry.get(language) or entry[DEFAULT_LANGUAGE]
+        template: Any = entry.get(language) or entry[DEFAULT_LANGUAGE]
+        if isinstance(template, Mapping):
+            template = template[plural_category(language, int(params.get("count", 0)))]
         # A missing parameter shows as {name} rather than failing the whole reply.
-        return template.format_map(_KeepMissing(params))
+        return _Counting(self, language).vformat(template, (), _KeepMissing(params))
 
 
 CATALOG = Catalog.load()

@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import standins
 from bot.adapter import GameAdapter, component_view
 from bot.components import chosen_values
 from bot.i18n import duration_text, language_of, parse_duration, t
 from bot.replies import language, show_panel
 from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.tables import check_origin
-from games.core import GameError
+from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
 
 if TYPE_CHECKING:
@@ -59,7 +60,10 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
         value=players or "—",
         inline=False,
     )
-    settings = adapter.settings(row.options, lang)
+    own = {option.name for option in engine.options}
+    rules = {name: value for name, value in row.options.items() if name in own}
+    settings = adapter.settings(rules, lang)
+    settings.append(t(lang, "standins.lobby.on" if standins.enabled(row.options) else "standins.lobby.off"))
     settings.append(t(lang, "lobby.timeout", duration=duration_text(lang, row.turn_timeout)))
     embed.add_field(name=t(lang, "lobby.settings"), value="\n".join(settings), inline=False)
     return embed
@@ -186,7 +190,8 @@ class Lobbies:
         ``players`` are seated after the host, then computers of the ``robots`` levels."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise GameError("error.guild_only")
-        resolved = adapter.engine.resolve_options({k: v for k, v in options.items() if v is not None})
+        given = {k: v for k, v in options.items() if v is not None}
+        resolved = adapter.engine.resolve_options(given) | resolve_table_options(given)
         timeout = turn_timeout_seconds(turn_timeout)
         channel_lang = language_of(interaction.guild_locale or interaction.locale)
         user = interaction.user
@@ -271,7 +276,7 @@ class Lobbies:
                 raise GameError("error.lobby_closed")
             check_origin(interaction, row, private=False)
             if interaction.user.id != row.host_id:
-                raise GameError("error.host_only")
+                raise GameError("error.host_only_computers")
             adapter = self.bot.adapters[row.kind]
             seats = await self.bot.store.seats(game_id)
             if move == "add":

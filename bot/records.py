@@ -13,7 +13,7 @@ from discord import app_commands
 from bot import charts
 from bot.i18n import described, t
 from bot.ratings import Skill, default_skill, user_entry
-from bot.replies import language, reply
+from bot.replies import NothingYet, language, reply
 from bot.store import FinishedMatch, PastResult, Store
 from games.core import Event, GameError
 
@@ -45,6 +45,17 @@ def game_choices(bot: GameBot) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=game_title("en", kind), value=kind) for kind in sorted(bot.adapters)]
 
 
+def nothing_yet(bot: GameBot, language: str, key: str, kind: str | None, **params: str) -> NothingYet:
+    """An empty answer that says how to fill it: with the start command of the game asked about,
+    or of every game."""
+    kinds = [kind] if kind else sorted(bot.adapters)
+    commands = [f"`/{k} start`" for k in kinds]
+    listed = t(language, "stats.empty.or").join(
+        [", ".join(commands[:-1]), commands[-1]] if kinds[1:] else commands
+    )
+    return NothingYet(key, start=t(language, "stats.empty.start_any", commands=listed), **params)
+
+
 def discord_time(timestamp: float, style: str = "f") -> str:
     """A date every reader sees in their own time zone and language."""
     return f"<t:{int(timestamp)}:{style}>"
@@ -67,7 +78,10 @@ async def score_chart(
     unit = viewer.t(f"stats.chart.unit.{kind}")
     left = viewer.t("common.left_mark")
     chart = charts.ScoreChart(
-        names=[f"{seat.name} {left}" if seat.gone else seat.name for seat in table.seats],
+        names=[
+            f"{name} {left}" if seat.out else name
+            for seat, name in zip(table.seats, viewer.names, strict=True)
+        ],
         totals=history,
         target=table.row.options.get("target") or None,
         winner=table.game.winner(),
@@ -97,7 +111,11 @@ def trend_text(language: str, ratings: Sequence[Skill]) -> str:
     arrow = "▲" if change > 0 else "▼" if change < 0 else "▶"
     sign = "+" if change >= 0 else "−"
     return t(
-        language, "stats.trend", arrow=arrow, change=sign + decimal(language, abs(change)), matches=matches
+        language,
+        "stats.trend",
+        arrow=arrow,
+        change=sign + decimal(language, abs(change)),
+        matches=matches,
     )
 
 
@@ -118,7 +136,7 @@ async def stats_embed(
     store = bot.store
     record = await store.player_record(guild_id, user.id, kind)
     if record is None:
-        raise GameError("stats.error.no_matches", name=user.display_name)
+        raise nothing_yet(bot, lang, "stats.error.no_matches", kind, name=user.display_name)
     kinds = [kind] if kind else await store.kinds_played(guild_id, user.id)
     title_game = game_title(lang, kind) if kind else t(lang, "common.all_games")
     embed = discord.Embed(
@@ -189,6 +207,9 @@ def stats_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-ar
         player: discord.User | None = None,
         game: app_commands.Choice[str] | None = None,
     ) -> None:
+        # Discord resolves the player it offers; a forged id comes as a bare Object, or not a user.
+        if player is not None and not isinstance(player, discord.abc.User):
+            raise GameError("stats.error.unknown_player")
         embed, chart = await stats_embed(
             bot,
             interaction.guild_id or 0,
@@ -237,7 +258,7 @@ def history_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-
         kind = game.value if game else None
         matches = await bot.store.finished_matches(interaction.guild_id or 0, kind)
         if not matches:
-            raise GameError("stats.error.no_history")
+            raise nothing_yet(bot, lang, "stats.error.no_history", kind)
         embed = discord.Embed(
             title=t(
                 lang,

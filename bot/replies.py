@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any, TypedDict, Unpack
 
 import discord
+from discord import app_commands
 
 from bot.i18n import language_of, t
 from games.core import GameError
@@ -76,12 +78,53 @@ async def show_panel(
     await answer(interaction, content, **body)
 
 
+class NothingYet(GameError):
+    """An empty answer (no match finished yet, say): a private note saying what to do, not a warning."""
+
+
+CLAIM = "answered_by"
+
+
+def claim(interaction: discord.Interaction) -> None:
+    """Say that a handler of ours has the interaction and will answer it (see ``unclaimed``)."""
+    claim_of(interaction).set()
+
+
+def claim_of(interaction: discord.Interaction) -> asyncio.Event:
+    # discord.py hands the same Interaction to the command tree, the components and on_interaction.
+    event: asyncio.Event = interaction.extras.setdefault(CLAIM, asyncio.Event())
+    return event
+
+
+async def unclaimed(interaction: discord.Interaction, wait: float) -> bool:
+    """Whether no handler of ours took the interaction within ``wait`` seconds and nothing
+    answered it: discord.py drops some forged ones before any handler runs, and only logs them.
+    Ours take theirs in their first step, which runs before ``on_interaction``'s: only those
+    nothing took wait."""
+    taken = claim_of(interaction)
+    if not taken.is_set():
+        await asyncio.sleep(wait)
+    return not taken.is_set() and not interaction.response.is_done()
+
+
+# What discord.py raises for options no Discord client sends: a value that is not among the
+# choices or not of the declared type, options the command does not have.
+FORGED_OPTIONS = (
+    app_commands.TransformerError,
+    app_commands.CommandSignatureMismatch,
+    app_commands.CommandNotFound,
+)
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """A GameError becomes an ephemeral message in the user's language; anything else is logged."""
+    if isinstance(error, FORGED_OPTIONS):
+        log.info("refused forged options in interaction %s: %s", interaction.id, type(error).__name__)
+        error = GameError("error.forged_options")
     if isinstance(error, GameError):
         # Lists (of tiles, say) read as the codes players type.
         params = {k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in error.params.items()}
-        text = "⚠️ " + t(language(interaction), error.key, **params)
+        text = ("" if isinstance(error, NothingYet) else "⚠️ ") + t(language(interaction), error.key, **params)
     else:
         # Not the interaction's data: its values and custom_id may name cards of a hidden hand.
         log.error(

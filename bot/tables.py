@@ -11,18 +11,20 @@ import asyncio
 import hashlib
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import standins
 from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at, game_button
 from bot.i18n import duration_text, language_of, t
 from bot.records import score_chart
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
-from games.core import LEAVE, Event, Game, GameError, perform
+from games.core import BACK, LEAVE, STAND_IN, Event, Game, GameError, perform
 from games.robots import Robot
 
 if TYPE_CHECKING:
@@ -48,7 +50,7 @@ class Table:
     seats: list[SeatRow]
     game: Game
     adapter: GameAdapter
-    # The computer players still seated, as they remember the game.
+    # The computers playing a seat (their own, or one they stand in for), as they remember the game.
     robots: dict[int, Robot] = field(default_factory=dict)
     timers: list[TimerRow] = field(default_factory=list)
 
@@ -57,12 +59,20 @@ class Table:
             self.robots = {
                 seat.seat: self.adapter.robot.from_json(seat.robot_state)
                 for seat in self.seats
-                if seat.robot_state is not None and not seat.gone
+                if seat.robot_state is not None and (seat.stand_in is not None or not seat.gone)
             }
 
     def play(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        """Apply one move; every computer then looks at what its seat now sees."""
+        """Apply one move; every computer then looks at what its seat now sees. A stand-in sits
+        down, or gets up for the person who is back, with the action that logs it."""
         events = perform(self.game, seat, action)
+        kind = action.get("type")
+        if kind == STAND_IN and seat not in self.robots:
+            # Seeded from the game and the moment, so the log replays it.
+            seed = (self.row.seed * 16 + seat) * 4096 + self.row.version
+            self.robots[seat] = self.adapter.robot(str(action["level"]), seed)
+        elif kind == BACK:
+            self.robots.pop(seat, None)
         for robot_seat, robot in self.robots.items():
             robot.observe(
                 self.game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)]
@@ -74,15 +84,20 @@ class Table:
 
     @property
     def names(self) -> list[str]:
-        return [seat.name for seat in self.seats]
+        return self.names_in(language_of(self.row.locale))
+
+    def names_in(self, language: str) -> list[str]:
+        """Each seat's name as players read it ("🤖 for anna" while a computer stands in)."""
+        return [standins.display_name(seat, language) for seat in self.seats]
 
     def viewer(self, seat: int | None = None, language: str | None = None) -> Viewer:
-        return Viewer(language or language_of(self.row.locale), self.names, seat)
+        language = language or language_of(self.row.locale)
+        return Viewer(language, self.names_in(language), seat)
 
     def mention(self, seat: int) -> str:
         """A person is pinged; a computer, which needs no call, is named."""
-        if self.seats[seat].is_robot:
-            return f"**{self.seats[seat].name}**"
+        if self.seats[seat].played_by_computer:
+            return f"**{self.names[seat]}**"
         return f"<@{self.seats[seat].user_id}>"
 
     def jump_url(self) -> str:
@@ -103,6 +118,8 @@ class Publication:
     prefix: str = ""
     show_hands: bool = False
     actor: int | None = None
+    # Seats whose hand the move changed (see GameAdapter.own_hand): each is sent the new one.
+    hands_changed: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,6 +131,7 @@ class Publication:
             "prefix": self.prefix,
             "show_hands": self.show_hands,
             "actor": self.actor,
+            "hands_changed": list(self.hands_changed),
         }
 
     @classmethod
@@ -127,6 +145,7 @@ class Publication:
             prefix=data["prefix"],
             show_hands=data["show_hands"],
             actor=data["actor"],
+            hands_changed=tuple(data.get("hands_changed", ())),
         )
 
 
@@ -347,18 +366,9 @@ class TableService:
         answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
     ) -> None:
         """Play a move for the user behind ``interaction``; ``action`` may be built from the loaded table."""
-        lock = self.lock(game_id)
-        if lock.locked() and not interaction.response.is_done():
-            # Another move is being published: acknowledge now rather than miss Discord's 3 seconds.
-            if interaction.type is discord.InteractionType.component:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-        async with lock:
-            table = await self.load_to_move(game_id)
-            seat = table.seat_of(interaction.user.id)
-            if seat is None:
-                raise GameError("error.not_a_player")
+        async with self.seated(interaction, game_id) as (table, seat):
+            # A move of a player a computer stands in for gives them their seat back first.
+            await self._come_back(table, seat)
             # A click queued behind another move acts only if its player still faces what they saw.
             check_fresh(table.seats[seat])
             move = action(table, seat) if callable(action) else action
@@ -373,20 +383,55 @@ class TableService:
                 )
             await self.deliver(table, publication)
 
+    @asynccontextmanager
+    async def seated(
+        self, interaction: discord.Interaction, game_id: int
+    ) -> AsyncIterator[tuple[Table, int]]:
+        """Under the game's lock, once what is pending is delivered: the game and the seat of the
+        user behind ``interaction``; refused for anyone not playing."""
+        lock = self.lock(game_id)
+        if lock.locked() and not interaction.response.is_done():
+            # Another move is being published: acknowledge now rather than miss Discord's 3 seconds.
+            if interaction.type is discord.InteractionType.component:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+        async with lock:
+            table = await self.load_to_move(game_id)
+            seat = table.seat_of(interaction.user.id)
+            if seat is None:
+                raise GameError("error.not_a_player")
+            yield table, seat
+
     async def _apply(
-        self, table: Table, seat: int, action: Mapping[str, Any], *, by_timeout: bool, prefix: str = ""
+        self,
+        table: Table,
+        seat: int,
+        action: Mapping[str, Any],
+        *,
+        by_timeout: bool,
+        prefix: str = "",
+        told: Sequence[Event] = (),
     ) -> Publication:
-        """Apply and commit, with what the move must publish; the engine leaves the state untouched
-        when it refuses."""
+        """Apply and commit, with what the move must publish (its events, then ``told``); the engine
+        leaves the state untouched when it refuses."""
         game = table.game
         deciding, waited_for = game.to_act(), game.required_to_act()
+        hands_before = self._hands(table)
         # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
-        events = await asyncio.to_thread(table.play, seat, action)
+        events = [*await asyncio.to_thread(table.play, seat, action), *told]
+        hands_after = self._hands(table)
+        changed_hands = tuple(who for who, hand in hands_after.items() if hands_before.get(who) != hand)
         # A seat that timed out did not look at the table: it is called like anyone else.
-        publication = Publication(events, waited_for, prefix, actor=None if by_timeout else seat)
-        gone = [seat] if action.get("type") == LEAVE else []
+        publication = Publication(
+            events, waited_for, prefix, actor=None if by_timeout else seat, hands_changed=changed_hands
+        )
+        kind = action.get("type")
+        left = kind == LEAVE or (kind == STAND_IN and bool(action.get("left")))
         now = self.now()
-        changed = changed_decisions(deciding, game.to_act(), seat)
+        # Who plays a seat changing is no move in the game: the seat's open decision stays as drawn.
+        handing_over = kind in (STAND_IN, BACK)
+        changed = changed_decisions(deciding, game.to_act(), None if handing_over else seat)
         change = Commit(
             seat=seat,
             action=dict(action),
@@ -396,12 +441,15 @@ class TableService:
             by_timeout=by_timeout,
             finished=game.finished,
             winner=game.winner(),
-            gone=gone,
+            gone=[seat] if left else [],
             changed_decisions=changed,
             publication=publication.to_json(),
             robot_states={robot_seat: robot.to_json() for robot_seat, robot in table.robots.items()},
             round_ended=table.adapter.ends_round(events),
             feats=table.adapter.feats(events),
+            stand_ins={seat: str(action["level"])} if kind == STAND_IN else {},
+            back=[seat] if kind == BACK else [],
+            stand_in_name=t(language_of(table.row.locale), standins.NAME, name="{name}"),
         )
         try:
             version = await self.store.commit(table.row, change, now)
@@ -414,6 +462,15 @@ class TableService:
         table.timers = [TimerRow(table.row.id, *timer) for timer in change.timers]
         self.bot.timers.poke(min((due_at for *_, due_at in change.timers), default=None))
         return publication
+
+    @staticmethod
+    def _hands(table: Table) -> dict[int, object]:
+        """What each person holds (see GameAdapter.own_hand)."""
+        return {
+            seat.seat: table.adapter.own_hand(table.game.view(seat.seat))
+            for seat in table.seats
+            if not seat.gone and not seat.is_robot
+        }
 
     # ------------------------------------------------------------------ publishing
 
@@ -483,7 +540,7 @@ class TableService:
             lines.append(
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
-        told = self._private_lines(table, events, newly, publication.show_hands, pending)
+        told = self._private_lines(table, events, newly, publication, pending)
         await self.refresh_table(table, part_nonce(table.row, pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
@@ -497,6 +554,9 @@ class TableService:
                         )
                     ]
                 )
+            elif standins.announces_away(events):
+                back = t(channel_viewer.language, "standins.back")
+                view = component_view([game_button(table.row.id, BACK, back, emoji="👋")])
             message = await self._send_safely(
                 channel,
                 truncate("\n".join(lines)) if lines else None,
@@ -573,10 +633,11 @@ class TableService:
 
     @staticmethod
     def _private_lines(
-        table: Table, events: list[Event], newly: Sequence[int], show_hands: bool, pending: Pending
+        table: Table, events: list[Event], newly: Sequence[int], publication: Publication, pending: Pending
     ) -> dict[int, list[str]]:
         """The players to DM, each with their lines: a DM only when their hand changed (the channel
         line already calls whoever must move), and never one already sent."""
+        show_hands = publication.show_hands
         private: dict[int, list[str]] = defaultdict(list)
         for event in events:
             for seat in event.seats or ():
@@ -586,9 +647,9 @@ class TableService:
         told: dict[int, list[str]] = {}
         for seat_row in table.seats:
             seat = seat_row.seat
-            if seat_row.gone or seat_row.is_robot or f"dm:{seat}" in pending.delivered:
+            if seat_row.gone or seat_row.played_by_computer or f"dm:{seat}" in pending.delivered:
                 continue
-            if show_hands or seat in private:
+            if show_hands or seat in private or seat in publication.hands_changed:
                 told[seat] = private.get(seat, [])
                 if seat in newly:
                     viewer = table.viewer(seat, language_of(seat_row.locale))
@@ -678,7 +739,7 @@ class TableService:
             colour=table.adapter.colour,
             description="\n".join(
                 t(lang, "common.score_line", name=table.names[seat], points=totals[seat])
-                + (" " + t(lang, "common.left_mark") if table.seats[seat].gone else "")
+                + (" " + t(lang, "common.left_mark") if table.seats[seat].out else "")
                 for seat in order
             ),
         )
@@ -688,7 +749,57 @@ class TableService:
         await reply(interaction, embeds=[embed])
 
     async def leave(self, interaction: discord.Interaction, game_id: int) -> None:
-        await self.act(interaction, game_id, {"type": LEAVE})
+        """The player leaves: a computer takes their seat and plays on (when the game has stand-ins),
+        or the seat is removed. With no person left at all, the game ends with no result: the
+        computers leave too, until the game cannot go on."""
+        async with self.seated(interaction, game_id) as (table, seat):
+            leaver = table.seats[seat]
+            if not standins.people_besides(table.seats, seat):
+                moves: list[tuple[int, dict[str, Any], list[Event]]] = [
+                    (seat, {"type": LEAVE}, standins.nobody_left_events(leaver))
+                ]
+                moves += [
+                    (row.seat, {"type": LEAVE}, []) for row in table.seats if not row.out and row.seat != seat
+                ]
+            elif standins.enabled(table.row.options):
+                level = leaver.stand_in or standins.level(table.seats)
+                moves = [(seat, standins.stand_in(level, left=True), standins.left_events(leaver))]
+            else:
+                moves = [(seat, {"type": LEAVE}, [])]
+            for number, (mover, action, told) in enumerate(moves):
+                if table.game.finished:
+                    break
+                publication = await self._apply(table, mover, action, by_timeout=False, told=told)
+                if number == 0:
+                    await reply(interaction, t(language(interaction), "common.done"))
+                await self.deliver(table, publication)
+
+    async def back(self, interaction: discord.Interaction, game_id: int) -> None:
+        """**Back**: the player a computer stands in for takes their seat again."""
+        async with self.seated(interaction, game_id) as (table, seat):
+            if not standins.away(table.seats[seat]):
+                raise GameError("standins.error.not_away")
+            publication = await self._hand_back(table, seat)
+            await reply(interaction, t(language(interaction), "standins.welcome_back"))
+            await self.deliver(table, publication)
+
+    async def come_back_if_away(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
+        """Any click of a player a computer stands in for gives them their seat back, before it is
+        handled (a click the stand-in's moves made stale would otherwise never get through)."""
+        mine = (row for row in snapshot.seats if row.user_id == interaction.user.id)
+        if snapshot.game.status == "running" and any(standins.away(row) for row in mine):
+            async with self.seated(interaction, snapshot.game.id) as (table, seat):
+                await self._come_back(table, seat)
+
+    async def _come_back(self, table: Table, seat: int) -> None:
+        """Under the lock: if a computer stands in for ``seat``'s person, they take the seat again."""
+        if standins.away(table.seats[seat]):
+            await self.deliver(table, await self._hand_back(table, seat))
+
+    async def _hand_back(self, table: Table, seat: int) -> Publication:
+        """The computer standing in for ``seat``'s person gets up; their hand comes by DM again."""
+        told = standins.back_events(table.seats[seat])
+        return await self._apply(table, seat, standins.back(), by_timeout=False, told=told)
 
     async def abort(self, interaction: discord.Interaction, game_id: int) -> None:
         async with self.lock(game_id):
@@ -724,7 +835,9 @@ class TableService:
                 return
             deciding = table.game.to_act() if timer.kind == ROBOT_MOVE else table.game.required_to_act()
             actions = deciding.get(timer.seat)
-            if actions is None or decision_key(actions) != timer.decision:
+            # A timer taken just before a seat changed hands is for whoever played it then.
+            computers_timer = (timer.kind == ROBOT_MOVE) == (timer.seat in table.robots)
+            if actions is None or decision_key(actions) != timer.decision or not computers_timer:
                 await self.store.drop_timer(timer)
                 return
             viewer = table.viewer()
@@ -746,10 +859,22 @@ class TableService:
                         allowed_mentions=discord.AllowedMentions(users=True),
                     )
                 return
-            action = table.game.default_action(timer.seat)
-            prefix = viewer.t("common.timed_out", name=table.names[timer.seat])
-            publication = await self._apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
+            if standins.enabled(table.row.options) and await self._timed_out_again(table, timer.seat):
+                # A computer plays this seat's moves, at its pace, until its player acts again.
+                seat = table.seats[timer.seat]
+                action = standins.stand_in(standins.level(table.seats), left=False)
+                told = standins.away_events(seat)
+                publication = await self._apply(table, timer.seat, action, by_timeout=True, told=told)
+            else:
+                action = table.game.default_action(timer.seat)
+                prefix = viewer.t("common.timed_out", name=table.names[timer.seat])
+                publication = await self._apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
             await self.deliver(table, publication)
+
+    async def _timed_out_again(self, table: Table, seat: int) -> bool:
+        """Whether the turn running out now is the seat's second in a row to run out."""
+        moves = await self.store.moves_since_own(table.row.id, seat)
+        return standins.turns_timed_out(moves, seat) >= standins.TIMED_OUT_TURNS
 
     async def _robot_move(self, table: Table, seat: int) -> None:
         """A computer decides from its seat's view, off the event loop, and its move takes the

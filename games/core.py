@@ -120,6 +120,18 @@ def shown(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# Settings of the referee rather than of the rules, the same for every game: the bot reads them,
+# engines let them through. ``stand_in``: a computer takes the seat of a player who leaves or is away.
+TABLE_OPTIONS: tuple[Option, ...] = (Option("stand_in", 1, 0, 1),)
+
+
+def resolve_table_options(given: Mapping[str, int]) -> dict[str, int]:
+    """The referee's settings among ``given``, defaults filled in, after range checks."""
+    return {
+        option.name: option.check(int(given.get(option.name, option.default))) for option in TABLE_OPTIONS
+    }
+
+
 class Game(ABC):
     """One match of one game, from the first deal to the final result.
 
@@ -136,7 +148,7 @@ class Game(ABC):
     def resolve_options(cls, given: Mapping[str, int]) -> dict[str, int]:
         """The full option set: defaults, overridden by ``given`` after range checks."""
         known = {option.name: option for option in cls.options}
-        unknown = set(given) - set(known)
+        unknown = set(given) - set(known) - {option.name for option in TABLE_OPTIONS}
         if unknown:
             raise GameError("error.option_unknown", option=sorted(unknown)[0])
         return {name: option.check(int(given.get(name, option.default))) for name, option in known.items()}
@@ -223,12 +235,20 @@ class Game(ABC):
 
 
 LEAVE = "leave"
+# Who plays a seat changes, the game does not: a computer stands in for the seat's person
+# ({"type": "stand_in", "level": "hard", "left": true when the person left for good}), or the
+# person is back ({"type": "back"}). Logged like moves, so the log tells who played what.
+STAND_IN = "stand_in"
+BACK = "back"
 
 
 def perform(game: Game, seat: int, action: Mapping[str, Any]) -> list[Event]:
-    """Apply one logged action; a seat leaving is logged like any other action."""
-    if action_type(seat, action) == LEAVE:
+    """Apply one logged action; a seat leaving, or changing hands, is logged like any other action."""
+    kind = action_type(seat, action)
+    if kind == LEAVE:
         return game.remove_player(seat)
+    if kind in (STAND_IN, BACK):
+        return []
     return game.apply(seat, action)
 
 

@@ -297,6 +297,9 @@ class RumBugzAdapter(GameAdapter):
         "plyt_value": "rumbugz.cmd.option.plyt_value",
     }
 
+    def own_hand(self, view: JSON) -> object:
+        return view.get("hand")
+
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (
             t(language, "rumbugz.ui.option.target", target=options["target"])
@@ -552,7 +555,11 @@ class RumBugzAdapter(GameAdapter):
     ) -> list[discord.ui.Item[Any]]:
         top = view["discard_top"]
         buttons: list[discord.ui.Item[Any]] = []
+        # Whether a player has laid a sequence is public: one who has none has nothing to change.
+        nothing_laid = view["turn"] is not None and not view["completed"][view["turn"]]
         for move in moves:
+            if move == "change" and nothing_laid:
+                continue
             step = STEPS[move]
             label = viewer.t(step.label)
             if step.label_with_top and top:

@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
 from bot.commands import game_group, game_here
 from bot.i18n import described, t
+from bot.records import within_limit
 from bot.render import HIGHLIGHT, MUTED, Canvas, picture
 from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
@@ -37,6 +38,7 @@ NUMBER_INK: dict[str, tuple[int, int, int]] = {
     "j": (120, 40, 160),
 }
 SELECT_LIMIT = 25
+FIELD_LIMIT = 1024  # characters in an embed field
 # custom_id is at most 100 characters: "gm:<game>:play:" leaves room for about 20 tiles.
 CUSTOM_ID_ROOM = 80
 
@@ -59,6 +61,9 @@ class RummikubAdapter(GameAdapter):
         "target": "rummikub.cmd.option.target",
         "hints": "rummikub.cmd.option.hints",
     }
+
+    def own_hand(self, view: JSON) -> object:
+        return view.get("rack")
 
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (
@@ -147,9 +152,11 @@ class RummikubAdapter(GameAdapter):
                         melded="✅" if view["melded"][seat] else "—",
                     ),
                 )
-        sets = [f"**{i + 1}**: {' '.join(s)}" for i, s in enumerate(view["table"])]
+        sets = [f"**{i + 1}**: {self.labels(s, viewer)}" for i, s in enumerate(view["table"])]
         if sets:
-            embed.add_field(name=viewer.t("rummikub.ui.sets"), value="\n".join(sets)[:1024], inline=False)
+            embed.add_field(
+                name=viewer.t("rummikub.ui.sets"), value=within_limit(sets, "\n", FIELD_LIMIT), inline=False
+            )
         embed.set_footer(text=viewer.t("rummikub.ui.footer", pool=view["pool"], sets=len(view["table"])))
         embed.set_image(url="attachment://rummikub-table.png")
         items: list[discord.ui.Item[Any]] = [
@@ -169,7 +176,7 @@ class RummikubAdapter(GameAdapter):
         rack = view.get("rack", [])
         embed = discord.Embed(
             title=viewer.t("rummikub.ui.rack_title", round=view["round"]),
-            description=" ".join(rack) or viewer.t("rummikub.ui.rack_empty"),
+            description=self.labels(rack, viewer) or viewer.t("rummikub.ui.rack_empty"),
             colour=self.colour,
         )
         embed.add_field(name=viewer.t("rummikub.ui.rack_value_name"), value=str(view.get("rack_value", 0)))
@@ -258,12 +265,12 @@ class RummikubAdapter(GameAdapter):
             )
         lines = [viewer.t("rummikub.ui.pick_prompt")]
         if chosen:
-            lines.append(viewer.t("rummikub.ui.picked", tiles=" ".join(sorted_tiles(chosen))))
+            lines.append(viewer.t("rummikub.ui.picked", tiles=self.labels(sorted_tiles(chosen), viewer)))
         if view["hints"]:
             # In a thread: a search may take a while, and other channels go on meanwhile.
             hint = await asyncio.to_thread(table.game.best_play, seat)
             lines.append(
-                viewer.t("rummikub.ui.hint", tiles=" ".join(hint["tiles"]))
+                viewer.t("rummikub.ui.hint", tiles=self.labels(sorted_tiles(hint["tiles"]), viewer))
                 if hint
                 else viewer.t("rummikub.ui.no_hint")
             )
@@ -294,7 +301,9 @@ async def play_tiles(
 
     async def answer(table: Table, events: list[Event]) -> None:
         viewer = table.viewer(table.seat_of(interaction.user.id), language(interaction))
-        text = viewer.t("rummikub.ui.played", tiles=" ".join(codes))
+        # The tiles as the channel names them: in the order of the sets they went into.
+        played = next((event.params["tiles"] for event in events if "tiles" in event.params), codes)
+        text = viewer.t("rummikub.ui.played", tiles=table.adapter.labels(played, viewer))
         if panel:
             await replace_panel(interaction, text, view=None)
         else:

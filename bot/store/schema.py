@@ -183,6 +183,40 @@ MIGRATIONS: tuple[str, ...] = (
 
     ALTER TABLE games ADD COLUMN results_message_id BIGINT;
     """,
+    # Stand-ins: a computer playing a person's seat, while they are away or after they left.
+    """
+    -- The level of the computer standing in for the seat's person (NULL: the person plays it);
+    -- stood_in: one did while the person was away, so the match is not rated for them;
+    -- left_total: the person's total when they left (what they scored; the seat plays on).
+    ALTER TABLE seats ADD COLUMN stand_in TEXT;
+    ALTER TABLE seats ADD COLUMN stood_in INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN left_total INTEGER;
+
+    -- A seat left to a stand-in has two results: the person who left (last) and the computer
+    -- that finished for them; rated = 0 keeps a person's rating out of a match a stand-in
+    -- played for them.
+    CREATE TABLE results_new (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        user_id BIGINT,
+        name TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        gone INTEGER NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        rated INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (game_id, seat, entry)
+    );
+    INSERT INTO results_new SELECT game_id, seat, guild_id, kind, entry, user_id, name, points, won, gone,
+        finished_at, 1 FROM results;
+    DROP TABLE results;
+    ALTER TABLE results_new RENAME TO results;
+    CREATE INDEX results_by_board ON results (guild_id, kind, finished_at);
+    CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at);
+    """,
     """
     -- Which process holds a timer's claim (its own id, random per start): a process that starts
     -- takes back its shards' claims made before it, rather than wait for a dead process's lease.

@@ -1,169 +1,104 @@
-"""SQLite on a thread of its own: one file, one connection, one writer at a time.
+"""SQLite through aiosqlite: one file, one connection, one writer at a time.
 
-Every call from the event loop is one hop to the connection's thread, whatever it runs: a
-query with its rows, or a whole batch of statements with its transaction. A move's commit is one
-hop (aiosqlite, used before, took two to three hops per statement and offers no public way to run
-several statements in one).
+Every statement is one hop to aiosqlite's thread (its public API runs one statement per call),
+so the store sends as few as SQL allows: a move's commit is BEGIN, its statements, COMMIT.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+import threading
+import weakref
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from graphlib import TopologicalSorter
 from pathlib import Path
-from queue import SimpleQueue
-from threading import Thread
-from typing import Any, TypeVar
+from typing import Any
+
+import aiosqlite
 
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
 
-Result = TypeVar("Result")
+# Connections not closed yet: see _stop_at_exit.
+_open_connections: weakref.WeakSet[aiosqlite.Connection] = weakref.WeakSet()
+
+
+def _stop_at_exit() -> None:
+    """aiosqlite's thread is not a daemon: a store left open (a crash before the bot's close)
+    would keep the process from ever exiting. The main thread is done when the interpreter
+    begins to wait for the other threads; each connection's thread is then told to stop (it
+    closes its connection first: SQLite rolls back what was not committed)."""
+    threading.main_thread().join()
+    for connection in list(_open_connections):
+        connection.stop()
+
+
+@functools.cache
+def _watch_exit() -> None:
+    """One watcher for the process, started with its first connection."""
+    threading.Thread(target=_stop_at_exit, name="sqlite-exit", daemon=True).start()
+
 
 # WAL lets readers go on while a move commits; NORMAL syncs at checkpoints rather than at every
 # commit, which in WAL mode still survives a crash of the bot (a power cut may lose the last moves).
 PRAGMAS = ("journal_mode = WAL", "synchronous = NORMAL", "foreign_keys = ON", "busy_timeout = 5000")
 
 
-def _fetch(db: sqlite3.Connection, sql: str, parameters: Sequence[Any]) -> list[Row]:
-    return db.execute(sql, parameters).fetchall()
+class _Statements(Executor):
+    """The connection's statements, each one hop; the backend decides when they may run."""
 
-
-def _execute(db: sqlite3.Connection, sql: str, parameters: Sequence[Any]) -> int:
-    return db.execute(sql, parameters).rowcount
-
-
-def _executemany(db: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-    db.executemany(sql, rows)
-
-
-def _fetch_many(db: sqlite3.Connection, queries: Sequence[Statement]) -> list[list[Row]]:
-    # A read transaction: every query sees the same snapshot.
-    db.execute("BEGIN")
-    try:
-        return [_fetch(db, query.sql, query.parameters) for query in queries]
-    finally:
-        db.execute("COMMIT")
-
-
-def run_statements(db: sqlite3.Connection, statements: Sequence[Statement]) -> None:
-    for statement in statements:
-        if statement.rows is not None:
-            if statement.rows:
-                db.executemany(statement.sql, statement.rows)
-            continue
-        changed = _execute(db, statement.sql, statement.parameters)
-        if statement.changes is not None and changed != statement.changes:
-            raise WrongRowCount(statement.sql)
-
-
-def _answer(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():  # the caller was cancelled
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
-class _ConnectionThread:
-    """The one thread the connection is used on. Work comes in a queue and its answer goes back to
-    the caller's loop: lighter than an executor's futures, and a hop is most of a move's commit."""
-
-    def __init__(self) -> None:
-        self._calls: SimpleQueue[tuple[asyncio.Future[Any], Callable[[], Any]] | None] = SimpleQueue()
-        # A daemon: a store left open does not keep the process alive (SQLite survives the cut).
-        Thread(target=self._serve, name="sqlite", daemon=True).start()
-
-    def _serve(self) -> None:
-        while (call := self._calls.get()) is not None:
-            future, work = call
-            try:
-                result, error = work(), None
-            except BaseException as failure:
-                result, error = None, failure
-            future.get_loop().call_soon_threadsafe(_answer, future, result, error)
-
-    async def call(self, work: Callable[[], Result]) -> Result:
-        future: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
-        self._calls.put((future, work))
-        return await future
-
-    def stop(self) -> None:
-        self._calls.put(None)
-
-
-def connect(path: str) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None)
-    db.row_factory = sqlite3.Row
-    for pragma in PRAGMAS:
-        db.execute(f"PRAGMA {pragma}").fetchall()
-    return db
-
-
-class _Transaction(Executor):
-    """The statements of one transaction; BEGIN goes with the first of them, in the same hop."""
-
-    def __init__(self, backend: SQLiteBackend) -> None:
-        self._backend = backend
-        self.begun = False
-
-    async def _call(self, work: Callable[..., Result], *args: Any) -> Result:
-        if self.begun:
-            return await self._backend.call(work, *args)
-
-        def begin_then(db: sqlite3.Connection, *arguments: Any) -> Result:
-            # IMMEDIATE takes the write lock up front: a transaction that reads then writes
-            # never finds another process's write in between.
-            db.execute("BEGIN IMMEDIATE")
-            self.begun = True
-            return work(db, *arguments)
-
-        return await self._backend.call(begin_then, *args)
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
-        return await self._call(_execute, sql, parameters)
+        # Not closed: closing a cursor is one more hop, and a finished statement holds nothing.
+        return (await self._db.execute(sql, parameters)).rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._call(_executemany, sql, list(rows))
+        await self._db.executemany(sql, rows)
 
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
-        return await self._call(_fetch, sql, parameters)
+        return await self._db.execute_fetchall(sql, parameters)  # type: ignore[return-value]
 
     async def run(self, statements: Sequence[Statement]) -> None:
-        await self._call(run_statements, statements)
+        for statement in statements:
+            if statement.rows is not None:
+                if statement.rows:
+                    await self._db.executemany(statement.sql, statement.rows)
+                continue
+            changed = await self.execute(statement.sql, statement.parameters)
+            if statement.changes is not None and changed != statement.changes:
+                raise WrongRowCount(statement.sql)
 
 
 class SQLiteBackend(Backend):
     unique_violation = (sqlite3.IntegrityError,)
 
-    def __init__(self, thread: _ConnectionThread) -> None:
-        # The connection lives on this one thread and is only ever used there.
-        self._thread = thread
-        self._db: sqlite3.Connection | None = None
-        # One connection is shared by every coroutine: the lock keeps one coroutine's
-        # statements out of another's transaction.
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._statements = _Statements(connection)
+        # One connection is shared by every coroutine: each call takes the lock, so no coroutine's
+        # statement lands inside another's open transaction.
         self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> SQLiteBackend:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        thread = _ConnectionThread()
-        backend = cls(thread)
-        backend._db = await thread.call(lambda: connect(path))
-        return backend
-
-    async def call(self, work: Callable[..., Result], *args: Any) -> Result:
-        """``work(connection, *args)`` on the connection's thread: one hop."""
-
-        def on_thread() -> Result:
-            assert self._db is not None
-            return work(self._db, *args)
-
-        return await self._thread.call(on_thread)
+        # No implicit transactions: a statement on its own commits, a transaction says BEGIN.
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        _open_connections.add(connection)
+        _watch_exit()
+        try:
+            connection.row_factory = aiosqlite.Row
+            for pragma in PRAGMAS:
+                await connection.execute_fetchall(f"PRAGMA {pragma}")
+        except BaseException:
+            await connection.close()
+            raise
+        return cls(connection)
 
     @property
     def schema_fields(self) -> Mapping[str, str]:
@@ -171,52 +106,47 @@ class SQLiteBackend(Backend):
         return {"auto_id": "INTEGER PRIMARY KEY"}
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Executor]:
+    async def _holding(self, begin: str) -> AsyncIterator[Executor]:
+        """The lock, and a transaction that commits if the block ends well and otherwise rolls
+        back. aiosqlite queues a call as it is made and runs its queue in order: a ROLLBACK asked
+        for when the block is cancelled mid-statement runs before whatever follows the lock's
+        release, even if this coroutine is cancelled again while it waits for it."""
         async with self._lock:
-            transaction = _Transaction(self)
             try:
-                yield transaction
+                await self._db.execute(begin)
+                yield self._statements
             except BaseException:
-                if transaction.begun:
-                    await self.call(_execute, "ROLLBACK", ())
+                # A no-op when BEGIN itself failed: sqlite3 rolls back only an open transaction.
+                await self._db.rollback()
                 raise
-            if transaction.begun:
-                await self.call(_execute, "COMMIT", ())
-
-    async def run(
-        self, statements: Sequence[Statement], then: Callable[[Executor], Awaitable[None]] | None = None
-    ) -> None:
-        if then is not None:
-            await super().run(statements, then)
-            return
-
-        def in_one_transaction(db: sqlite3.Connection) -> None:
-            db.execute("BEGIN IMMEDIATE")
             try:
-                run_statements(db, statements)
+                await self._db.commit()
             except BaseException:
-                db.execute("ROLLBACK")
+                # A COMMIT that failed (a busy or full disk) leaves the transaction open.
+                await self._db.rollback()
                 raise
-            db.execute("COMMIT")
 
-        async with self._lock:
-            await self.call(in_one_transaction)
+    def transaction(self) -> AbstractAsyncContextManager[Executor]:
+        # IMMEDIATE takes the write lock up front: a transaction that reads then writes never
+        # finds another process's write in between.
+        return self._holding("BEGIN IMMEDIATE")
+
+    async def fetch_many(self, queries: Sequence[Statement]) -> list[list[Row]]:
+        # A read transaction: every query sees the same snapshot, and no write lock is taken.
+        async with self._holding("BEGIN") as db:
+            return [await db.fetch(query.sql, query.parameters) for query in queries]
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         async with self._lock:
-            return await self.call(_execute, sql, parameters)
+            return await self._statements.execute(sql, parameters)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         async with self._lock:
-            await self.call(_executemany, sql, list(rows))
+            await self._statements.executemany(sql, rows)
 
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
         async with self._lock:
-            return await self.call(_fetch, sql, parameters)
-
-    async def fetch_many(self, queries: Sequence[Statement]) -> list[list[Row]]:
-        async with self._lock:
-            return await self.call(_fetch_many, queries)
+            return await self._statements.fetch(sql, parameters)
 
     async def schema_version(self) -> int:
         (row,) = await self.fetch("PRAGMA user_version")
@@ -227,13 +157,11 @@ class SQLiteBackend(Backend):
         async with self._lock:
             for number, script in enumerate(migrations[current:], start=current + 1):
                 # The version bump runs in the same transaction as the migration.
-                await self.call(
-                    lambda db, script, number: db.executescript(
-                        f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
-                    ),
-                    script,
-                    number,
-                )
+                try:
+                    await self._db.executescript(f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;")
+                except BaseException:
+                    await self._db.rollback()
+                    raise
 
     async def tables(self) -> list[str]:
         """The database's tables, each after the tables it references (the order to copy them in)."""
@@ -253,7 +181,7 @@ class SQLiteBackend(Backend):
         """Nothing to do: SQLite numbers a new rowid past the largest one."""
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self.call(lambda db: db.close())
-            self._db = None
-        self._thread.stop()
+        # After the transaction under way, if any: closing would roll it back.
+        async with self._lock:
+            await self._db.close()
+        _open_connections.discard(self._db)

@@ -14,7 +14,6 @@ from typing import Any
 
 from bot.ratings import Skill, places, rate
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
-from bot.store.postgres import PostgresBackend
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 
@@ -29,6 +28,28 @@ SEATS_QUERY = (
 )
 TIMERS_QUERY = "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at"
 GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
+
+# What a move writes (see Store.commit). Each statement is a hop to SQLite's thread or a round
+# trip to PostgreSQL: a move sends one per table it changes (the timers excepted: they are
+# deleted, then inserted).
+MOVE = (
+    "UPDATE games SET state = ?, version = ?, updated_at = ?"
+    " WHERE id = ? AND version = ? AND status = 'running'"
+)
+FINISHING_MOVE = (
+    "UPDATE games SET state = ?, version = ?, updated_at = ?, status = 'finished'"
+    " WHERE id = ? AND version = ? AND status = 'running'"
+)
+# A NULL leaves the column as it was.
+SEAT_CHANGE = (
+    "UPDATE seats SET total = COALESCE(?, total), gone = CASE WHEN ? = 1 THEN 1 ELSE gone END,"
+    " left_total = CASE WHEN ? = 1 THEN COALESCE(?, total) ELSE left_total END,"
+    " stand_in = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, stand_in) END,"
+    " stood_in = CASE WHEN ? = 1 THEN 1 ELSE stood_in END,"
+    " decision_since = COALESCE(?, decision_since),"
+    " robot_state = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, robot_state) END"
+    " WHERE game_id = ? AND seat = ?"
+)
 
 # Each entry's latest rating on one board (server and game), and how many matches rated it.
 LATEST_RATINGS = """
@@ -83,10 +104,23 @@ class SeatRow:
     robot: str | None = None  # a computer's level; None for a person
     robot_state: dict[str, Any] | None = None
     dm_channel_id: int | None = None
+    stand_in: str | None = None  # the level of a computer playing for the seat's person, away or gone
+    stood_in: bool = False  # one played while the person was away: the match is not rated for them
+    left_total: int | None = None  # the total the seat had when its player left
 
     @property
     def is_robot(self) -> bool:
         return self.robot is not None
+
+    @property
+    def played_by_computer(self) -> bool:
+        """A computer decides this seat's moves: a computer player, or one standing in."""
+        return self.is_robot or self.stand_in is not None
+
+    @property
+    def out(self) -> bool:
+        """Nobody plays this seat any more: its player left and no computer took it."""
+        return self.gone and self.stand_in is None
 
 
 @dataclass(frozen=True)
@@ -161,25 +195,35 @@ class Commit:
     # A game, round or manche ended with this action: the match totals are kept as they stand.
     round_ended: bool = False
     feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
-
-    @property
-    def score(self) -> Score:
-        return Score(self.totals, self.finished, self.winner, self.round_ended, self.feats)
+    # Seats a computer now plays for their person, by its level (the person left if ``gone`` too);
+    # seats whose person is back, the computer gone.
+    stand_ins: Mapping[int, str] = field(default_factory=dict)
+    back: Iterable[int] = ()
+    # How a computer that finished a match for a person who left is named in the results.
+    stand_in_name: str = "🤖 {name}"
 
     def seats_after(self, seats: Sequence[SeatRow], version: int) -> list[SeatRow]:
         """The seats as this change, committed at ``version``, leaves them (what ``Store.commit``
         writes to them), without reading them back."""
-        gone, changed = set(self.gone), set(self.changed_decisions)
-        return [
-            replace(
+        gone, changed, back = set(self.gone), set(self.changed_decisions), set(self.back)
+
+        def after(seat: SeatRow) -> SeatRow:
+            total = self.totals[seat.seat] if seat.seat < len(self.totals) else seat.total
+            seat = replace(
                 seat,
-                total=self.totals[seat.seat] if seat.seat < len(self.totals) else seat.total,
-                gone=seat.gone or seat.seat in gone,
+                total=total,
                 decision_since=version if seat.seat in changed else seat.decision_since,
                 robot_state=self.robot_states.get(seat.seat, seat.robot_state),
             )
-            for seat in seats
-        ]
+            if seat.seat in gone:
+                seat = replace(seat, gone=True, left_total=total)
+            if seat.seat in self.stand_ins:
+                seat = replace(seat, stand_in=self.stand_ins[seat.seat], stood_in=True)
+            if seat.seat in back:
+                seat = replace(seat, stand_in=None, robot_state=None)
+            return seat
+
+        return [after(seat) for seat in seats]
 
 
 @dataclass(frozen=True)
@@ -275,6 +319,7 @@ def _seat(row: Row) -> SeatRow:
     decoded = {
         "gone": bool(row["gone"]),
         "dm_notice_sent": bool(row["dm_notice_sent"]),
+        "stood_in": bool(row["stood_in"]),
         "robot_state": json.loads(row["robot_state"]) if row["robot_state"] else None,
     }
     return SeatRow(**_columns(SeatRow, row, **decoded))
@@ -300,6 +345,9 @@ class Store:
     async def open(cls, database: str, shards: Shards = Shards()) -> Store:
         """The store in ``database``: an SQLite file's path, or a ``postgresql://`` URL; migrated."""
         if database.startswith(POSTGRES_SCHEMES):
+            # Imported here: a bot on SQLite never loads asyncpg (a tenth of a second at start-up).
+            from bot.store.postgres import PostgresBackend
+
             backend: Backend = await PostgresBackend.open(database)
         else:
             backend = await SQLiteBackend.open(database)
@@ -546,10 +594,10 @@ class Store:
         """
         version = game.version + 1
         statements = [
-            # The status is not set on every move: its index's page would be written each time.
             Statement(
-                "UPDATE games SET state = ?, version = ?, updated_at = ?"
-                " WHERE id = ? AND version = ? AND status = 'running'",
+                # The status is set only by the move that ends the game: its index's page would
+                # otherwise be written at every move.
+                FINISHING_MOVE if change.finished else MOVE,
                 (json.dumps(change.state), version, now, game.id, game.version),
                 changes=1,
             ),
@@ -558,21 +606,17 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (game.id, version - 1, change.seat, json.dumps(change.action), int(change.by_timeout), now),
             ),
-            Statement(
-                "UPDATE seats SET gone = 1 WHERE game_id = ? AND seat = ?",
-                rows=[(game.id, seat) for seat in change.gone],
-            ),
-            Statement(
-                "UPDATE seats SET decision_since = ? WHERE game_id = ? AND seat = ?",
-                rows=[(version, game.id, seat) for seat in change.changed_decisions],
-            ),
-            self._robot_states_statement(game.id, change.robot_states),
+            self._seats_statement(game.id, version, change),
             *self._timers_statements(game.id, change.timers),
+            self._feats_statement(game.id, change.feats),
         ]
-        scored, rated = self._scoring_statements(game.id, change.score, now)
-        statements += scored
         if change.publication is not None:
             statements.append(self._publication_statement(game.id, version, change.publication))
+        if change.round_ended:
+            statements.append(self._round_totals_statement(game.id))
+        rated = change.finished and change.winner is not None
+        if rated:
+            statements += self._results_statements(game.id, change.winner, change.stand_in_name, now)
         try:
             await self._db.run(statements, then=self._rating(game.id) if rated else None)
         except WrongRowCount:
@@ -581,47 +625,42 @@ class Store:
 
     @staticmethod
     def _scoring_statements(game_id: int, score: Score, now: float) -> tuple[list[Statement], bool]:
-        """What a move or a deal scored: the seats' totals, feats, the match totals at the end of a
-        game, round or manche, and the results when it ended the match; and whether to rate it
-        (after the statements, see ``_rating``). Run after the seats' ``gone`` is written."""
+        """What a deal scored (see ``start``), as a move's commit records it: the seats' totals,
+        feats, the match totals at the end of a game, and the results when it ended the match;
+        and whether to rate it (after the statements, see ``_rating``)."""
         statements = [
             Statement(
                 "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
                 rows=[(total, game_id, seat) for seat, total in enumerate(score.totals)],
             ),
-            Statement(
-                "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
-                " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
-                rows=[(game_id, seat, feat) for seat, feat in score.feats],
-            ),
+            Store._feats_statement(game_id, score.feats),
         ]
         if score.finished:
             statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)))
         if score.round_ended:
-            # From the seats' totals just written above: the match totals as they stand.
-            statements.append(
-                Statement(
-                    "INSERT INTO round_totals (game_id, number, seat, total) SELECT game_id,"
-                    " (SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?), seat, total"
-                    " FROM seats WHERE game_id = ?",
-                    (game_id, game_id),
-                )
-            )
+            statements.append(Store._round_totals_statement(game_id))
         rated = score.finished and score.winner is not None
         if rated:
-            # A computer's seat is rated as its level ('robot:hard'), with no user id.
-            statements.append(
-                Statement(
-                    "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won,"
-                    " gone, finished_at) SELECT game_id, seat, games.guild_id, games.kind,"
-                    " CASE WHEN robot IS NULL THEN 'user:' || user_id ELSE 'robot:' || robot END,"
-                    " CASE WHEN robot IS NULL THEN user_id END, name, total,"
-                    " CASE WHEN seat = ? THEN 1 ELSE 0 END, gone, CAST(? AS DOUBLE PRECISION)"
-                    " FROM seats JOIN games ON games.id = seats.game_id WHERE game_id = ?",
-                    (score.winner, now, game_id),
-                )
-            )
+            statements += Store._results_statements(game_id, score.winner, Commit.stand_in_name, now)
         return statements, rated
+
+    @staticmethod
+    def _feats_statement(game_id: int, feats: Sequence[tuple[int, str]]) -> Statement:
+        return Statement(
+            "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
+            " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
+            rows=[(game_id, seat, feat) for seat, feat in feats],
+        )
+
+    @staticmethod
+    def _round_totals_statement(game_id: int) -> Statement:
+        """The match totals as they stand, from the seats' totals written before it."""
+        return Statement(
+            "INSERT INTO round_totals (game_id, number, seat, total) SELECT game_id,"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?), seat, total"
+            " FROM seats WHERE game_id = ?",
+            (game_id, game_id),
+        )
 
     @staticmethod
     def _rating(game_id: int) -> Callable[[Executor], Awaitable[None]]:
@@ -631,6 +670,40 @@ class Store:
             await Store._rate_match(db, game_id)
 
         return rate
+
+    @staticmethod
+    def _results_statements(game_id: int, winner: int, stand_in_name: str, now: float) -> list[Statement]:
+        """A results row per seat for whoever holds it at the end, and one per person who left
+        their seat to a stand-in.
+
+        A computer's seat is rated as its level ('robot:hard'), with no user id; so is the
+        computer that finished for a person who left, who is rated last with the total they
+        had. A person a stand-in played for while they were away keeps the seat's result, unrated.
+        """
+        columns = (
+            "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won, gone,"
+            " rated, finished_at) SELECT game_id, seat, games.guild_id, games.kind,"
+        )
+        replaced = "gone = 1 AND stand_in IS NOT NULL"
+        return [
+            Statement(
+                columns + " CASE WHEN robot IS NOT NULL THEN 'robot:' || robot"
+                f" WHEN {replaced} THEN 'robot:' || stand_in ELSE 'user:' || user_id END,"
+                f" CASE WHEN robot IS NULL AND NOT ({replaced}) THEN user_id END,"
+                f" CASE WHEN {replaced} THEN REPLACE(CAST(? AS TEXT), '{{name}}', name) ELSE name END,"
+                " total, CASE WHEN seat = ? THEN 1 ELSE 0 END,"
+                " CASE WHEN stand_in IS NULL THEN gone ELSE 0 END,"
+                " CASE WHEN stood_in = 1 AND gone = 0 THEN 0 ELSE 1 END, CAST(? AS DOUBLE PRECISION)"
+                " FROM seats JOIN games ON games.id = seats.game_id WHERE game_id = ?",
+                (stand_in_name, winner, now, game_id),
+            ),
+            Statement(
+                columns + " 'user:' || user_id, user_id, name, left_total, 0, 1, 1,"
+                " CAST(? AS DOUBLE PRECISION) FROM seats JOIN games ON games.id = seats.game_id"
+                f" WHERE game_id = ? AND {replaced}",
+                (now, game_id),
+            ),
+        ]
 
     async def round_totals(self, game_id: int) -> list[list[int]]:
         """The match totals per seat after each finished game, round or manche, in order."""
@@ -650,6 +723,47 @@ class Store:
             "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY number", (game_id,)
         )
         return [(row["seat"], json.loads(row["action"])) for row in rows]
+
+    async def moves_since_own(self, game_id: int, seat: int) -> list[tuple[int, bool]]:
+        """(seat, by timeout) of each action since ``seat`` last moved by itself, oldest first: what
+        tells how many of its turns in a row ran out."""
+        rows = await self._db.fetch(
+            "SELECT seat, by_timeout FROM actions WHERE game_id = ? AND number > COALESCE((SELECT"
+            " MAX(number) FROM actions WHERE game_id = ? AND seat = ? AND by_timeout = 0), -1)"
+            " ORDER BY number",
+            (game_id, game_id, seat),
+        )
+        return [(row["seat"], bool(row["by_timeout"])) for row in rows]
+
+    @staticmethod
+    def _seats_statement(game_id: int, version: int, change: Commit) -> Statement:
+        """What the move changes of each seat (its total, whether it left and with what total,
+        who stands in for it, when its decision began, a computer's memory), one row per seat."""
+        gone, changed, back = set(change.gone), set(change.changed_decisions), set(change.back)
+        concerned = sorted(
+            {*range(len(change.totals)), *gone, *changed, *back, *change.stand_ins, *change.robot_states}
+        )
+        rows = []
+        for seat in concerned:
+            total = change.totals[seat] if seat < len(change.totals) else None
+            stand_in = change.stand_ins.get(seat)
+            rows.append(
+                (
+                    total,
+                    int(seat in gone),
+                    int(seat in gone),
+                    total,
+                    int(seat in back),
+                    stand_in,
+                    int(stand_in is not None),
+                    version if seat in changed else None,
+                    int(seat in back),
+                    json.dumps(change.robot_states[seat]) if seat in change.robot_states else None,
+                    game_id,
+                    seat,
+                )
+            )
+        return Statement(SEAT_CHANGE, rows=rows)
 
     @staticmethod
     def _robot_states_statement(game_id: int, states: Mapping[int, dict[str, Any]]) -> Statement:
@@ -763,8 +877,8 @@ class Store:
     async def _rate_match(db: Executor, game_id: int) -> None:
         """Rate a finished match from its results, after every match of its board finished before it."""
         seats = await db.fetch(
-            "SELECT entry, points, won, gone, guild_id, kind, finished_at FROM results"
-            " WHERE game_id = ? ORDER BY seat",
+            "SELECT entry, points, won, gone, rated, guild_id, kind, finished_at FROM results"
+            " WHERE game_id = ? ORDER BY seat, gone",
             (game_id,),
         )
         board = (seats[0]["guild_id"], seats[0]["kind"])
@@ -776,12 +890,15 @@ class Store:
             [bool(seat["gone"]) for seat in seats],
         )
         rated = rate([(seat["entry"], place) for seat, place in zip(seats, order, strict=True)], prior)
+        # Everyone's place counts for the others; an unrated entry's own rating stays as it was.
+        unrated = {seat["entry"] for seat in seats if not seat["rated"]}
         await db.executemany(
             "INSERT INTO ratings (game_id, entry, guild_id, kind, mu, sigma, finished_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
                 (game_id, entry, *board, skill.mu, skill.sigma, seats[0]["finished_at"])
                 for entry, skill in rated.items()
+                if entry not in unrated
             ],
         )
 
@@ -792,7 +909,8 @@ class Store:
         its first match, in the order they finished.
         """
         boards = await self._db.fetch(
-            "SELECT DISTINCT guild_id, kind FROM results WHERE game_id NOT IN (SELECT game_id FROM ratings)"
+            "SELECT DISTINCT guild_id, kind FROM results"
+            " WHERE rated = 1 AND game_id NOT IN (SELECT game_id FROM ratings)"
         )
         for board in boards:
             key = (board["guild_id"], board["kind"])

@@ -25,8 +25,9 @@ player who leaves cannot win; at the end of a round the racks are shown to every
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Self
 
 from games.core import JSON, Event, Game, GameError, Option, SeededRandom, action_type, shown
@@ -44,6 +45,18 @@ from games.rummikub.tiles import (
 PLAY = "play"
 DRAW = "draw"
 TURN_ACTIONS = frozenset({PLAY, DRAW})
+
+
+def in_set_order(tiles: Sequence[str], sets: Sequence[Sequence[str]]) -> list[str]:
+    """``tiles`` in the order they stand in ``sets`` (each copy of a code counted once); any not
+    there come last, as given."""
+    left = Counter(tiles)
+    ordered = []
+    for code in (code for tiles_of_set in sets for code in tiles_of_set):
+        if left[code]:
+            left[code] -= 1
+            ordered.append(code)
+    return ordered + list(left.elements())
 
 
 @dataclass
@@ -224,6 +237,9 @@ class Rummikub(Game):
                 "rummikub.event.initial_meld",
                 {"seat": seat, "tiles": tiles, "changed": list(layout.changed), "value": layout.meld_value},
             )
+        # Told in the order of the sets they went into, as the table shows them.
+        changed_sets = [layout.table[index] for index in sorted(layout.changed)]
+        event = replace(event, params={**event.params, "tiles": in_set_order(tiles, changed_sets)})
         rack = list(self.racks[seat])
         for code in tiles:
             rack.remove(code)

@@ -27,8 +27,11 @@ class BueDriver(TableDriver[Bue]):
         member = self.members[seat]
         panel = await member.click(self.table_message(), label="Exchange")
         await member.select(panel.response, [str(give)])
-        (name,) = self.query("SELECT name FROM seats WHERE game_id = ? AND seat = ?", self.game_id, target)[0]
-        await member.click(panel.response, label=name)
+        name, stand_in = self.query(
+            "SELECT name, stand_in FROM seats WHERE game_id = ? AND seat = ?", self.game_id, target
+        )[0]
+        # A seat a computer plays for its person is named after them.
+        await member.click(panel.response, label=f"🤖 for {name}" if stand_in else name)
         return await member.click(panel.response, label=f"Card {take + 1}")
 
     async def reveal(self, seat: int, position: int) -> Any:

@@ -18,9 +18,10 @@ async def forge_click(
     custom_id: str,
     *,
     values: list[str] | None = None,
+    carried: dict[str, Any] | None = None,
 ) -> Any:
-    """``actor`` clicks ``custom_id`` on ``message`` (which carries it, as far as the client knows)
-    from ``channel``; with ``values`` the component is a select."""
+    """``actor`` clicks ``custom_id`` on ``message`` (which carries it, as far as the client knows,
+    or carries ``carried`` instead) from ``channel``; with ``values`` the component is a select."""
     stored = env.backend.get_message(message.channel.id, message.id)
     payload = dict(serializers.message_payload(env.backend, stored))
     if values is None:
@@ -30,7 +31,7 @@ async def forge_click(
         options = [{"label": value, "value": value} for value in values] or [{"label": "x", "value": "x"}]
         component = {"type": 3, "custom_id": custom_id, "options": options}
         data = {"custom_id": custom_id, "component_type": ComponentType.select.value, "values": values}
-    payload["components"] = [{"type": 1, "components": [component]}]
+    payload["components"] = [{"type": 1, "components": [carried or component]}]
     return await _dispatch_actor_interaction(
         actor,
         InteractionType.component.value,

@@ -253,7 +253,7 @@ async def test_an_illegal_swap_back_is_refused_and_changes_nothing(simcord_env, 
 
 async def test_leaving_mid_game_sets_the_cards_aside_and_play_goes_on(simcord_env, database):
     driver = BueDriver(simcord_env, database, players=3)
-    await driver.open()
+    await driver.open(stand_in=False)
     leaver = next(seat for seat in range(3) if seat != driver.state().turn)
     await driver.members[leaver].slash(driver.channel, "bue leave")
     game = driver.state()

@@ -92,14 +92,10 @@ async def test_a_finished_match_saved_before_a_crash_posts_its_results_after_the
 ):
     driver = RummikubDriver(simcord_env, database)
     await driver.open()
-    game = driver.state()
-    seat = game.turn
-    # Arrange a rack that goes out in one play.
-    game.racks[seat] = ["r1", "r2", "r3", "k5", "b5", "o5", "r10", "r11", "r12", "r13"]
-    driver.arrange(game)
+    seat, going_out = driver.arrange_going_out()
     with monkeypatch.context() as patch:
         await crash_after_commit(patch)
-        await driver.members[seat].slash(driver.channel, "rummikub play", tiles=" ".join(game.racks[seat]))
+        await driver.members[seat].slash(driver.channel, "rummikub play", tiles=going_out)
     assert driver.state().finished
 
     await simcord_env.restart_bot(make_bot())

@@ -4,6 +4,13 @@ what two processes sharing one database may and may not do."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import sqlite3
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -115,6 +122,8 @@ async def test_a_commit_writes_everything_or_nothing(store):
     board = await store.leaderboard(5, "bue")
     assert [(s.name, s.wins, s.games, s.points) for s in board] == [("anna", 1, 1, 30), ("bruno", 0, 1, 0)]
     assert await store.leaderboard(5, "rummikub") == []
+    # Rated in the same commit, from the results it wrote.
+    assert [standing.name for standing in await store.rating_board(5, "bue")] == ["anna", "bruno"]
 
 
 async def test_a_snapshot_reads_what_a_move_needs_in_one_go(store):
@@ -189,6 +198,148 @@ async def test_sqlite_uses_wal_and_foreign_keys(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     assert (await store._value("PRAGMA journal_mode")) == "wal"
     assert (await store._value("PRAGMA foreign_keys")) == 1
+    await store.close()
+
+
+async def test_a_move_changes_each_seat_it_names_and_leaves_the_others(store):
+    game_id = await open_lobby(store)
+    await store.join(game_id, 2, "bruno", "en")
+    await store.add_robot(game_id, "hard", "robot")
+    await store.start(game_id, {"n": 0}, [], robot_states={2: {"memory": 1}})
+    change = Commit(
+        seat=1,
+        action={"type": "deck"},
+        state={"n": 1},
+        totals=[10, 20],  # the computer's total is left as it was
+        timers=[],
+        gone=[1],
+        changed_decisions=[2],
+        robot_states={2: {"memory": 2}},
+    )
+    seats = await store.seats(game_id)
+    version = await store.commit(await store.game(game_id), change, now=1.0)
+    assert await store.seats(game_id) == change.seats_after(seats, version)
+    after = await store.seats(game_id)
+    expected = [(10, False, 1), (20, True, 1), (0, False, 2)]
+    assert [(seat.total, seat.gone, seat.decision_since) for seat in after] == expected
+    assert after[2].robot_state == {"memory": 2}
+
+
+async def test_a_transaction_cancelled_mid_statement_rolls_back_and_frees_the_store(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    inside = asyncio.Event()
+
+    async def interrupted_move() -> None:
+        async with store.backend.transaction() as db:
+            await db.execute("UPDATE games SET state = '{\"n\": 99}' WHERE id = ?", (game_id,))
+            inside.set()
+            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+    for cancellations in (1, 2):  # a second one while the rollback is on its way too
+        before = await store.game(game_id)
+        task = asyncio.create_task(interrupted_move())
+        await inside.wait()
+        inside.clear()
+        for _ in range(cancellations):
+            task.cancel()
+            await asyncio.sleep(0)
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert await store.game(game_id) == before
+        assert len(await store.timers(game_id)) == 1
+        # Nothing is left holding the store: the next move commits (and keeps the timer).
+        change = replace(move(before.version), timers=[(0, "expire", "deck,swap", 100.0)])
+        assert await store.commit(before, change, now=1.0) == before.version + 1
+    await store.close()
+
+
+async def test_a_transaction_cancelled_before_its_first_statement_ran_leaves_none_open(tmp_path):
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    for _ in range(20):
+        task = asyncio.create_task(store.commit(await store.game(game_id), move(1), now=1.0))
+        await asyncio.sleep(0)  # the transaction has asked for its first statement
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        # A commit that ran or not, but no transaction left open to swallow the next writes.
+        await store.set_message(game_id, 42)
+        reopened = await Store.open(str(tmp_path / "db.sqlite3"))
+        assert (await reopened.game(game_id)).message_id == 42
+        await reopened.close()
+        await store.set_message(game_id, 0)
+    await store.close()
+
+
+def test_a_bot_on_sqlite_never_imports_asyncpg(tmp_path):
+    """asyncpg takes a tenth of a second to import: a bot on SQLite has no use for it."""
+    program = (
+        "import asyncio, sys\n"
+        "import bot.__main__\n"
+        "from bot.store import Store\n"
+        "async def main():\n"
+        f"    store = await Store.open({str(tmp_path / 'db.sqlite3')!r})\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] == 'asyncpg'))\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    ran = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, env=environment
+    )
+    assert ran.stdout.strip() == "[]"
+
+
+def test_a_process_that_never_closed_its_sqlite_store_still_exits(tmp_path):
+    """aiosqlite's thread would otherwise keep it alive for ever (a crash before the bot's close)."""
+    program = (
+        "import asyncio\n"
+        "from bot.store import Store\n"
+        "stores = []\n"
+        "async def main():\n"
+        f"    stores.append(await Store.open({str(tmp_path / 'db.sqlite3')!r}))\n"
+        "    await stores[0].set_dm_channel(1, 2)\n"
+        "asyncio.run(main())\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    # The timeout only stops a process that hangs: it exits in well under a second.
+    subprocess.run([sys.executable, "-c", program], check=True, env=environment, timeout=120)
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        assert db.execute("SELECT user_id, channel_id FROM dm_channels").fetchall() == [(1, 2)]
+
+
+async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
+    """Each statement is a hop to aiosqlite's thread: a move's seats go in one, its end with its
+    state. (executemany runs its statement once per row: the seats' UPDATE shows twice.)"""
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    sent: list[str] = []
+    change = Commit(
+        seat=0,
+        action={"type": "deck"},
+        state={"n": 1},
+        totals=[5, 0],
+        timers=[(1, "expire", "deck,swap", 200.0)],
+        changed_decisions=[0, 1],
+        publication={"events": []},
+        finished=True,
+    )
+    game = await store.game(game_id)
+    await store.backend._db.set_trace_callback(sent.append)
+    await store.commit(game, change, now=1.0)
+    await store.backend._db.set_trace_callback(None)
+    assert [" ".join(sql.split()[:3]) for sql in sent] == [
+        "BEGIN IMMEDIATE",
+        "UPDATE games SET",
+        "INSERT INTO actions",
+        "UPDATE seats SET",
+        "UPDATE seats SET",
+        "DELETE FROM timers",
+        "INSERT INTO timers",
+        "INSERT INTO outbox",
+        "COMMIT",
+    ]
     await store.close()
 
 

@@ -89,7 +89,18 @@ def test_every_text_exists_in_every_language_with_the_same_placeholders():
     for path in sorted(LOCALES_DIR.glob("*.json")):
         for key, entry in json.loads(path.read_text(encoding="utf-8")).items():
             assert set(entry) == set(LANGUAGES), (path.name, key)
-            placeholders = {lang: set(re.findall(r"{(\w+)}", text)) for lang, text in entry.items()}
+            # A counting text has a form per plural category; a form may leave the number out ("1").
+            forms = {lang: text if isinstance(text, dict) else {"": text} for lang, text in entry.items()}
+            if any(isinstance(text, dict) for text in entry.values()):
+                assert all(set(form) == {"one", "other"} for form in forms.values()), (path.name, key)
+            # "{points:points}" is a number with its noun, from the catalogue's count.points.
+            texts = [text for form in forms.values() for text in form.values()]
+            nouns = {noun for text in texts for noun in re.findall(r"{\w+:(\w+)}", text)}
+            assert all(CATALOG.has(f"count.{noun}") for noun in nouns), (path.name, key, nouns)
+            placeholders = {
+                lang: {name for text in form.values() for name in re.findall(r"{(\w+)(?::\w+)?}", text)}
+                for lang, form in forms.items()
+            }
             assert placeholders["it"] == placeholders["en"] == placeholders["fr"], (path.name, key)
 
 
@@ -99,7 +110,7 @@ def test_every_key_the_code_names_is_translated():
     for source in sources:
         named |= set(
             re.findall(
-                r'"((?:common|error|lobby|cmd|option|stats|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
+                r'"((?:common|error|lobby|cmd|option|stats|standins|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
                 source.read_text(),
             )
         )

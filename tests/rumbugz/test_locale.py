@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import t
 from games.core import GameError
 from games.rumbugz import RumBugz
 from games.rumbugz.bugz import KINDS
@@ -75,7 +76,7 @@ def test_played_events_and_errors_format_in_every_language() -> None:
     assert len(seen) > 20
     for key, params in seen.items():
         for language in LANGUAGES:
-            LOCALE[key][language].format(**params)
+            assert "{" not in t(language, key, **params), (key, language)
 
 
 def test_english_puts_no_article_before_a_placeholder() -> None:

@@ -1,0 +1,145 @@
+"""How stand-ins score (RULINGS.md, "Stand-ins"): the person who left is rated last with the
+points they had, the computer that finished for them is recorded as its level, and a person
+a computer played for while they were away keeps the seat's result but is not rated."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ratings import Skill, places, rate
+from bot.store import Commit, Store
+from tests.conftest import BACKENDS
+
+LEAVE_FOR_GOOD = {"type": "stand_in", "level": "hard", "left": True}
+AWAY = {"type": "stand_in", "level": "easy", "left": False}
+
+
+async def running_match(store: Store, players: list[int]) -> int:
+    game_id = await store.create_lobby(
+        kind="bue",
+        guild_id=5,
+        channel_id=1,
+        host_id=players[0],
+        host_name=f"p{players[0]}",
+        host_locale="en",
+        locale="en",
+        options={"target": 10},
+        turn_timeout=3600,
+        seed=1,
+        now=0.0,
+        players=[(user, f"p{user}", "en") for user in players[1:]],
+    )
+    await store.start(game_id, {}, [])
+    return game_id
+
+
+async def play(store: Store, game_id: int, *changes: Commit) -> None:
+    for change in changes:
+        game = await store.game(game_id)
+        assert game is not None
+        await store.commit(game, change, now=1.0)
+
+
+async def results(store: Store, game_id: int) -> list[tuple[object, ...]]:
+    rows = await store.backend.fetch(
+        "SELECT seat, entry, user_id, name, points, won, gone, rated FROM results WHERE game_id = ?"
+        " ORDER BY seat, gone",
+        (game_id,),
+    )
+    return [tuple(row) for row in rows]
+
+
+async def ratings(store: Store, game_id: int) -> dict[str, Skill]:
+    rows = await store.backend.fetch("SELECT entry, mu, sigma FROM ratings WHERE game_id = ?", (game_id,))
+    return {row["entry"]: Skill(row["mu"], row["sigma"]) for row in rows}
+
+
+@pytest.mark.parametrize("database", BACKENDS, indirect=True)
+async def test_who_left_is_rated_last_with_their_points_and_the_stand_in_finishes_as_a_computer(database):
+    store = await Store.open(database)
+    game_id = await running_match(store, [1, 2, 3])
+    await play(
+        store,
+        game_id,
+        # p3 leaves with 15 points; a computer takes the seat and goes on to win it with 60.
+        Commit(
+            2,
+            LEAVE_FOR_GOOD,
+            {},
+            [10, 5, 15],
+            [],
+            gone=[2],
+            stand_ins={2: "hard"},
+        ),
+        Commit(
+            2, {"type": "deck"}, {}, [20, 5, 60], [], finished=True, winner=2, stand_in_name="🤖 for {name}"
+        ),
+    )
+    assert await results(store, game_id) == [
+        (0, "user:1", 1, "p1", 20, 0, 0, 1),
+        (1, "user:2", 2, "p2", 5, 0, 0, 1),
+        (2, "robot:hard", None, "🤖 for p3", 60, 1, 0, 1),
+        (2, "user:3", 3, "p3", 15, 0, 1, 1),
+    ]
+    order = places([20, 5, 60, 15], [False, False, True, False], [False, False, False, True])
+    assert order == [2, 3, 1, 4]  # last, whatever the points they had
+    wanted = rate(list(zip(["user:1", "user:2", "robot:hard", "user:3"], order, strict=True)), {})
+    assert await ratings(store, game_id) == pytest.approx(wanted)
+    # The person's record keeps the match, lost, and the board leaves the computer out.
+    record = await store.player_record(5, 3, "bue")
+    assert record is not None and (record.matches, record.wins, record.best_total) == (1, 0, 15)
+    assert {standing.user_id for standing in await store.leaderboard(5, "bue")} == {1, 2, 3}
+    await store.close()
+
+
+@pytest.mark.parametrize("database", BACKENDS, indirect=True)
+async def test_a_person_a_computer_played_for_while_away_keeps_the_result_unrated(database):
+    store = await Store.open(database)
+    game_id = await running_match(store, [1, 2, 3])
+    await play(
+        store,
+        game_id,
+        Commit(1, AWAY, {}, [0, 0, 0], [], by_timeout=True, stand_ins={1: "easy"}),
+        Commit(1, {"type": "deck"}, {}, [0, 10, 0], []),
+        Commit(1, {"type": "back"}, {}, [0, 10, 0], [], back=[1]),
+        Commit(1, {"type": "deck"}, {}, [5, 40, 0], [], finished=True, winner=1),
+    )
+    assert await results(store, game_id) == [
+        (0, "user:1", 1, "p1", 5, 0, 0, 1),
+        (1, "user:2", 2, "p2", 40, 1, 0, 0),
+        (2, "user:3", 3, "p3", 0, 0, 0, 1),
+    ]
+    # The others are rated on the match as it was played; user 2's rating is left as it was.
+    wanted = rate([("user:1", 2), ("user:2", 1), ("user:3", 3)], {})
+    assert await ratings(store, game_id) == pytest.approx(
+        {"user:1": wanted["user:1"], "user:3": wanted["user:3"]}
+    )
+    assert await store.rating_history(5, "bue", "user:2") == []
+    record = await store.player_record(5, 2, "bue")
+    assert record is not None and record.wins == 1  # what the stand-in played counts as theirs
+    await store.close()
+
+
+@pytest.mark.parametrize("database", BACKENDS, indirect=True)
+async def test_seats_remember_who_stands_in_until_the_person_is_back(database):
+    """What the store writes to the seats is what ``Commit.seats_after`` says it writes."""
+    store = await Store.open(database)
+    game_id = await running_match(store, [1, 2])
+    changes = [
+        Commit(0, AWAY, {}, [3, 0], [], robot_states={0: {"level": "easy"}}, stand_ins={0: "easy"}),
+        Commit(0, {"type": "back"}, {}, [3, 0], [], back=[0]),
+        Commit(1, LEAVE_FOR_GOOD, {}, [3, 8], [], robot_states={1: {}}, gone=[1], stand_ins={1: "hard"}),
+    ]
+    seen = []
+    for version, change in enumerate(changes, start=2):
+        before = await store.seats(game_id)
+        await play(store, game_id, change)
+        after = await store.seats(game_id)
+        assert change.seats_after(before, version) == after
+        seen.append([(s.stand_in, s.stood_in, s.gone, s.left_total, s.played_by_computer) for s in after])
+    assert seen == [
+        [("easy", True, False, None, True), (None, False, False, None, False)],
+        [(None, True, False, None, False), (None, False, False, None, False)],
+        [(None, True, False, None, False), ("hard", True, True, 8, True)],
+    ]
+    await store.close()
