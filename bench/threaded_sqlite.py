@@ -239,7 +239,7 @@ class ThreadedSQLiteBackend(Backend):
                     number,
                 )
 
-    async def after_copy(self) -> None:
+    async def after_copy(self, db: Executor) -> None:
         """Nothing to do: SQLite numbers a new rowid past the largest one."""
 
     async def close(self) -> None:

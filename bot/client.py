@@ -112,6 +112,8 @@ class GameBot(commands.Bot):
         """Restart the timers of this process's running games. A game is read from the database
         when a click or a timer first needs it, so start-up does not grow with the games stored."""
         log.info("resumed %d running game(s)", await self.store.running_count())
+        # What this process's shards had claimed before it started, a process now gone held.
+        await self.store.take_back_claims()
         self.timers.poke()
         # What a crash left between a commit and its announcements, once the channels are known.
         self._delivery = asyncio.create_task(self._deliver_pending(), name="deliver-pending")

@@ -312,7 +312,8 @@ class Lobbies:
         tables = self.bot.tables
         publication = await tables.begin(row, list(seats), adapter)
         await interaction.response.defer()
-        await tables.deliver(await tables.load(row.id), publication)
+        # Finished too: a deal may decide the match (a Bué dealt).
+        await tables.deliver(await tables.load(row.id, finished_too=True), publication)
 
     async def rematch(self, interaction: discord.Interaction, row: GameRow) -> None:
         seats = await self.bot.store.seats(row.id)

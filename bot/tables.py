@@ -8,6 +8,7 @@ locks; every step reads the state the database has.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -22,7 +23,7 @@ from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at,
 from bot.i18n import duration_text, language_of, t
 from bot.records import score_chart
 from bot.replies import language, reply
-from bot.store import Commit, GameRow, Pending, SeatRow, Snapshot, StaleVersion, Store, TimerRow
+from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
 from games.core import BACK, LEAVE, STAND_IN, Event, Game, GameError, perform
 from games.robots import Robot
 
@@ -37,6 +38,8 @@ CANNOT_DM = 50007
 CHANNEL_PART = "channel"
 # The timer kind of a computer's move.
 ROBOT_MOVE = "robot"
+# The outbox part naming the table message when it must be posted again (see ``part_nonce``).
+TABLE_PART = "table"
 
 
 @dataclass
@@ -232,6 +235,16 @@ def plan_robot_moves(
     return planned
 
 
+def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
+    """The nonce of one part of a publication: the same whenever the part is sent, before and after
+    a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message of a
+    part sent again after a crash came between sending it and marking it sent. The game's random
+    seed keeps a database made anew (same ids, same versions) from reusing a recent nonce.
+    Discord's nonces are at most 25 characters: a 24-digit hexadecimal digest."""
+    key = f"{pending.game_id}:{row.seed}:{pending.version}:{part}".encode()
+    return hashlib.blake2b(key, digest_size=12).hexdigest()
+
+
 def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -264,19 +277,26 @@ class TableService:
         )
 
     async def begin(self, row: GameRow, seats: list[SeatRow], adapter: GameAdapter) -> Publication:
-        """Deal and save the running game with its timers and what its deal must announce."""
+        """Deal and save the running game with its timers and what its deal must announce; or
+        the finished match, results and ratings included, when the deal itself decided it."""
         game, events = adapter.engine.begin(len(seats), row.options, row.seed)
         robots = {
             seat.seat: adapter.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot
         }
         table = Table(replace(row, status="running", version=1), seats, game, adapter, robots)
         publication = Publication(events, {}, show_hands=True)
+        now = self.now()
+        dealt = Score(
+            game.totals(), game.finished, game.winner(), adapter.ends_round(events), adapter.feats(events)
+        )
         await self.store.start(
             row.id,
             game.to_json(),
-            self.plan(table, [], range(len(seats)), self.now()),
+            self.plan(table, [], range(len(seats)), now),
             publication.to_json(),
             {seat: robot.to_json() for seat, robot in robots.items()},
+            dealt=dealt,
+            now=now,
         )
         self.bot.timers.poke()
         return publication
@@ -457,10 +477,17 @@ class TableService:
     # ------------------------------------------------------------------ publishing
 
     async def deliver_pending(self) -> None:
-        """At start-up: deliver what a crash left undelivered."""
-        for pending in await self.store.pending():
-            async with self.lock(pending.game_id):
-                await self._deliver_pending(pending)
+        """At start-up: deliver what a crash left undelivered.
+
+        Each game's publications are read again under its lock: a timer or a click may have
+        delivered them meanwhile (and moved on), and a publication read before would be sent again,
+        told against a later state.
+        """
+        for game_id in dict.fromkeys(pending.game_id for pending in await self.store.pending()):
+            async with self.lock(game_id):
+                snapshot = await self.store.snapshot(game_id)
+                for pending in snapshot.pending if snapshot is not None else ():
+                    await self._deliver_pending(pending)
 
     async def _deliver_pending(self, pending: Pending) -> None:
         """One pending publication; one that cannot be delivered is given up, logged, rather than
@@ -516,7 +543,7 @@ class TableService:
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         told = self._private_lines(table, events, newly, publication, pending)
-        await self.refresh_table(table)
+        await self.refresh_table(table, part_nonce(table.row, pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
@@ -539,6 +566,7 @@ class TableService:
                 file=chart,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+                nonce=part_nonce(table.row, pending, CHANNEL_PART),
             )
             if message is not None and table.game.finished:
                 await self.store.set_results_message(table.row.id, message.id)
@@ -550,9 +578,11 @@ class TableService:
             seat_row = table.seats[seat]
             viewer = table.viewer(seat, language_of(seat_row.locale))
             hand = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, table.row.id)
-            await self.direct_message(table, seat_row, "\n".join(private), hand)
+            part = f"dm:{seat}"
+            nonce = part_nonce(table.row, pending, part)
+            await self.direct_message(table, seat_row, "\n".join(private), hand, nonce)
             if seat != last:
-                pending = await self.store.mark_delivered(pending, f"dm:{seat}")
+                pending = await self.store.mark_delivered(pending, part)
         await self.store.delivered(pending)
         if self.after_delivery is not None:
             self.after_delivery()
@@ -567,15 +597,16 @@ class TableService:
             log.warning("could not post in channel %s", getattr(channel, "id", "?"), exc_info=True)
             return None
 
-    async def refresh_table(self, table: Table) -> None:
-        """Edit the one table message in place (or post it again if it was deleted); a refusal
-        (lost permission, Discord down) is logged: the next move draws the table again."""
+    async def refresh_table(self, table: Table, nonce: str | None = None) -> None:
+        """Edit the one table message in place (or post it again, with ``nonce``, if it was
+        deleted); a refusal (lost permission, Discord down) is logged: the next move draws the
+        table again."""
         try:
-            await self._refresh_table(table)
+            await self._refresh_table(table, nonce)
         except discord.HTTPException:
             log.warning("could not show the table of game %s", table.row.id, exc_info=True)
 
-    async def _refresh_table(self, table: Table) -> None:
+    async def _refresh_table(self, table: Table, nonce: str | None) -> None:
         rendered = await self.render(
             table, table.adapter.table, table.game.view(None), table.viewer(), table.row.id
         )
@@ -600,7 +631,7 @@ class TableService:
                 kwargs = {"embeds": rendered.embeds, "view": rendered.view()}
         if rendered.file is not None:
             kwargs["file"] = rendered.file
-        message = await channel.send(**kwargs)
+        message = await channel.send(nonce=nonce, **kwargs)
         await self.store.set_message(table.row.id, message.id)
         table.row = replace(table.row, message_id=message.id)
 
@@ -629,10 +660,16 @@ class TableService:
                     told[seat].append(viewer.t("common.dm_your_move", url=table.jump_url()))
         return told
 
-    async def direct_message(self, table: Table, seat: SeatRow, text: str, hand: Rendered) -> None:
+    async def direct_message(
+        self, table: Table, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
+    ) -> None:
         """DM a player their hand; if their DMs are closed, say so once in the channel and carry on."""
         try:
-            kwargs: dict[str, Any] = {"content": truncate(text) if text else None, "embeds": hand.embeds}
+            kwargs: dict[str, Any] = {
+                "content": truncate(text) if text else None,
+                "embeds": hand.embeds,
+                "nonce": nonce,
+            }
             if hand.file is not None:
                 kwargs["file"] = hand.file
             await (await self._dm_channel(seat)).send(**kwargs)

@@ -9,8 +9,12 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.store import Store, TimerRow
+from bot.store.store import TIMER_LEASE
 
 log = logging.getLogger(__name__)
+
+# Claims are renewed well before their lease ends, so a slow query never lets one lapse.
+RENEW_EVERY = TIMER_LEASE / 3
 
 
 class TimerService:
@@ -44,16 +48,35 @@ class TimerService:
             self._task.cancel()
             self._task = None
 
-    async def _run(self) -> None:
-        while True:
-            seen = self._changes
-            now = discord.utils.utcnow().timestamp()
-            for timer in await self._store.due_timers(now):
+    async def _fire_all(self, timers: list[TimerRow]) -> None:
+        """Fire the timers this process claimed, renewing its claims while it works (a computer
+        may think, a move may wait for the game's lock)."""
+        renewing = asyncio.get_running_loop().create_task(self._renew_claims(timers), name="timer-claims")
+        try:
+            for timer in timers:
                 try:
                     await self._fire(timer)
                 except Exception:
                     log.exception("timer %s failed; dropping it", timer)
                     await self._store.drop_timer(timer)
+        finally:
+            renewing.cancel()
+
+    async def _renew_claims(self, timers: list[TimerRow]) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                await self._store.renew_claims(timers, discord.utils.utcnow().timestamp())
+            except Exception:
+                log.exception("could not renew this process's timer claims")
+
+    async def _run(self) -> None:
+        while True:
+            seen = self._changes
+            now = discord.utils.utcnow().timestamp()
+            claimed = await self._store.due_timers(now)
+            if claimed:
+                await self._fire_all(claimed)
             due = await self._store.next_due()
             if self._changes != seen:
                 continue

@@ -94,8 +94,9 @@ class Backend(ABC):
         """Apply the migrations past the schema's version, each with its version bump."""
 
     @abstractmethod
-    async def after_copy(self) -> None:
-        """Rows were copied in with their ids: the next id the database numbers follows them."""
+    async def after_copy(self, db: Executor) -> None:
+        """Rows were copied in with their ids in the transaction ``db``: in it, the next id the
+        database numbers is set to follow them."""
 
     @abstractmethod
     async def close(self) -> None: ...

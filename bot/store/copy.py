@@ -19,8 +19,8 @@ async def copy_database(source: SQLiteBackend, target: Backend) -> dict[str, int
 
     Both are migrated to the same schema first (``Store.open``). The target must be empty:
     ids are kept, so the games' buttons (which carry them) go on working. All rows go in one
-    transaction, each table after the tables it references, and the counts are checked before
-    it commits.
+    transaction, each table after the tables it references, and the counts are checked and the
+    numbering of new ids set past the copied ones before it commits.
     """
     tables = await source.tables()
     already = {table: count for table, count in (await row_counts(target, tables)).items() if count}
@@ -41,5 +41,6 @@ async def copy_database(source: SQLiteBackend, target: Backend) -> dict[str, int
         copied = await row_counts(db, tables)
         if copied != counts:
             raise CopyRefused(f"row counts differ: {counts} in the source, {copied} copied")
-    await target.after_copy()
+        # In the same transaction: a copy killed after its commit leaves nothing half done.
+        await target.after_copy(db)
     return counts

@@ -53,6 +53,24 @@ class _Connection(Executor):
                 raise WrongRowCount(statement.sql)
 
 
+async def advance_sequences(db: Executor) -> None:
+    """Each identity column's numbering past its table's largest id, where it is not already: so
+    rows copied in with their ids are never numbered again. A numbering already past is left
+    alone (never moved back under another process taking numbers meanwhile)."""
+    identities = await db.fetch(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema() AND is_identity = 'YES'"
+    )
+    for table, column in identities:
+        # pg_sequence_last_value is NULL for a numbering not used yet; an empty table has no largest.
+        await db.fetch(
+            "SELECT setval(sequence, largest) FROM (SELECT CAST(pg_get_serial_sequence(?, ?) AS regclass)"
+            f' AS sequence, (SELECT MAX("{column}") FROM "{table}") AS largest) AS numbering'
+            " WHERE largest > COALESCE(pg_sequence_last_value(sequence), 0)",
+            (table, column),
+        )
+
+
 class PostgresBackend(Backend):
     lock_rows = " FOR UPDATE SKIP LOCKED"
     unique_violation = (asyncpg.UniqueViolationError,)
@@ -96,19 +114,11 @@ class PostgresBackend(Backend):
             for number, script in enumerate(migrations[current:], start=current + 1):
                 await connection.execute(script)
                 await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+            # A copy from before the numbering was set with the rows may have left it behind them.
+            await advance_sequences(_Connection(connection))
 
-    async def after_copy(self) -> None:
-        identities = await self._pool.fetch(
-            "SELECT table_name, column_name FROM information_schema.columns"
-            " WHERE table_schema = current_schema() AND is_identity = 'YES'"
-        )
-        for table, column in identities:
-            # setval ignores a NULL maximum (an empty table): its numbering starts at 1 as before.
-            await self._pool.execute(
-                f'SELECT setval(pg_get_serial_sequence($1, $2), MAX("{column}")) FROM "{table}"',
-                table,
-                column,
-            )
+    async def after_copy(self, db: Executor) -> None:
+        await advance_sequences(db)
 
     async def close(self) -> None:
         await self._pool.close()

@@ -217,4 +217,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX results_by_board ON results (guild_id, kind, finished_at);
     CREATE INDEX results_by_user ON results (guild_id, user_id, finished_at);
     """,
+    """
+    -- Which process holds a timer's claim (its own id, random per start): a process that starts
+    -- takes back its shards' claims made before it, rather than wait for a dead process's lease.
+    ALTER TABLE timers ADD COLUMN claimed_by TEXT;
+    """,
 )

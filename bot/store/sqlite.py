@@ -177,7 +177,7 @@ class SQLiteBackend(Backend):
         }
         return list(TopologicalSorter(references).static_order())
 
-    async def after_copy(self) -> None:
+    async def after_copy(self, db: Executor) -> None:
         """Nothing to do: SQLite numbers a new rowid past the largest one."""
 
     async def close(self) -> None:

@@ -7,7 +7,8 @@ and the new state committed in one transaction, before the bot answers anyone.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import secrets
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -161,6 +162,18 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class Score:
+    """What a move, or a deal, scored: the match totals after it, and what it ended."""
+
+    totals: Sequence[int]
+    finished: bool = False
+    winner: int | None = None
+    # A game, round or manche ended: the match totals are kept as they stand.
+    round_ended: bool = False
+    feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
+
+
+@dataclass(frozen=True)
 class Commit:
     """Everything one accepted action changes, written together."""
 
@@ -285,8 +298,10 @@ class Shards:
         return f"(guild_id >> 22) % ? IN ({placeholders})", [self.count, *self.ids]
 
 
-# A due timer taken by one process is left to it this long (see the timers table).
-TIMER_LEASE = 120.0
+# A due timer taken by one process is left to it this long (see the timers table); the process
+# renews the lease while it works (see TimerService), so the lease is only how long another
+# process waits for one that died without starting again.
+TIMER_LEASE = 15.0
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -323,6 +338,8 @@ class Store:
     def __init__(self, backend: Backend, shards: Shards = Shards()) -> None:
         self._db = backend
         self.shards = shards
+        # Names this process's timer claims: one store is opened per process start.
+        self.process_id = secrets.token_hex(8)
 
     @classmethod
     async def open(cls, database: str, shards: Shards = Shards()) -> Store:
@@ -533,9 +550,14 @@ class Store:
         timers: Sequence[tuple[int, str, str, float]],
         publication: dict[str, Any] | None = None,
         robot_states: Mapping[int, dict[str, Any]] | None = None,
+        *,
+        dealt: Score | None = None,
+        now: float = 0.0,
     ) -> None:
         """The lobby becomes a running game at version 1, with what its first deal must tell and
-        its computers' first memory."""
+        its computers' first memory. ``dealt``: what the deal itself scored (a Bué dealt), recorded
+        as a move's score is: the totals, feats and round totals, and when the deal decided the
+        match, the game finished (at ``now``) and rated."""
         statements = [
             Statement(
                 "UPDATE games SET status = 'running', state = ?, version = 1"
@@ -547,10 +569,14 @@ class Store:
             self._robot_states_statement(game_id, robot_states or {}),
             *self._timers_statements(game_id, timers),
         ]
+        rated = False
+        if dealt is not None:
+            scored, rated = self._scoring_statements(game_id, dealt, now)
+            statements += scored
         if publication is not None:
             statements.append(self._publication_statement(game_id, 1, publication))
         try:
-            await self._db.run(statements)
+            await self._db.run(statements, then=self._rating(game_id) if rated else None)
         except WrongRowCount:
             raise StaleVersion(game_id) from None
 
@@ -582,39 +608,71 @@ class Store:
             ),
             self._seats_statement(game.id, version, change),
             *self._timers_statements(game.id, change.timers),
-            Statement(
-                "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
-                " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
-                rows=[(game.id, seat, feat) for seat, feat in change.feats],
-            ),
+            self._feats_statement(game.id, change.feats),
         ]
         if change.publication is not None:
             statements.append(self._publication_statement(game.id, version, change.publication))
         if change.round_ended:
-            # From the seats' totals just written above: the match totals as they stand.
-            statements.append(
-                Statement(
-                    "INSERT INTO round_totals (game_id, number, seat, total) SELECT game_id,"
-                    " (SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?), seat, total"
-                    " FROM seats WHERE game_id = ?",
-                    (game.id, game.id),
-                )
-            )
+            statements.append(self._round_totals_statement(game.id))
         rated = change.finished and change.winner is not None
         if rated:
-            statements += self._results_statements(game, change, now)
-
-        async def rate(db: Executor) -> None:
-            await self._rate_match(db, game.id)
-
+            statements += self._results_statements(game.id, change.winner, change.stand_in_name, now)
         try:
-            await self._db.run(statements, then=rate if rated else None)
+            await self._db.run(statements, then=self._rating(game.id) if rated else None)
         except WrongRowCount:
             raise StaleVersion(game.id) from None
         return version
 
     @staticmethod
-    def _results_statements(game: GameRow, change: Commit, now: float) -> list[Statement]:
+    def _scoring_statements(game_id: int, score: Score, now: float) -> tuple[list[Statement], bool]:
+        """What a deal scored (see ``start``), as a move's commit records it: the seats' totals,
+        feats, the match totals at the end of a game, and the results when it ended the match;
+        and whether to rate it (after the statements, see ``_rating``)."""
+        statements = [
+            Statement(
+                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
+                rows=[(total, game_id, seat) for seat, total in enumerate(score.totals)],
+            ),
+            Store._feats_statement(game_id, score.feats),
+        ]
+        if score.finished:
+            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)))
+        if score.round_ended:
+            statements.append(Store._round_totals_statement(game_id))
+        rated = score.finished and score.winner is not None
+        if rated:
+            statements += Store._results_statements(game_id, score.winner, Commit.stand_in_name, now)
+        return statements, rated
+
+    @staticmethod
+    def _feats_statement(game_id: int, feats: Sequence[tuple[int, str]]) -> Statement:
+        return Statement(
+            "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
+            " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
+            rows=[(game_id, seat, feat) for seat, feat in feats],
+        )
+
+    @staticmethod
+    def _round_totals_statement(game_id: int) -> Statement:
+        """The match totals as they stand, from the seats' totals written before it."""
+        return Statement(
+            "INSERT INTO round_totals (game_id, number, seat, total) SELECT game_id,"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?), seat, total"
+            " FROM seats WHERE game_id = ?",
+            (game_id, game_id),
+        )
+
+    @staticmethod
+    def _rating(game_id: int) -> Callable[[Executor], Awaitable[None]]:
+        """Rates the match in the transaction that finished it."""
+
+        async def rate(db: Executor) -> None:
+            await Store._rate_match(db, game_id)
+
+        return rate
+
+    @staticmethod
+    def _results_statements(game_id: int, winner: int, stand_in_name: str, now: float) -> list[Statement]:
         """A results row per seat for whoever holds it at the end, and one per person who left
         their seat to a stand-in.
 
@@ -624,9 +682,8 @@ class Store:
         """
         columns = (
             "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won, gone,"
-            " rated, finished_at) SELECT game_id, seat, CAST(? AS BIGINT), CAST(? AS TEXT),"
+            " rated, finished_at) SELECT game_id, seat, games.guild_id, games.kind,"
         )
-        board = (game.guild_id, game.kind)
         replaced = "gone = 1 AND stand_in IS NOT NULL"
         return [
             Statement(
@@ -637,13 +694,14 @@ class Store:
                 " total, CASE WHEN seat = ? THEN 1 ELSE 0 END,"
                 " CASE WHEN stand_in IS NULL THEN gone ELSE 0 END,"
                 " CASE WHEN stood_in = 1 AND gone = 0 THEN 0 ELSE 1 END, CAST(? AS DOUBLE PRECISION)"
-                " FROM seats WHERE game_id = ?",
-                (*board, change.stand_in_name, change.winner, now, game.id),
+                " FROM seats JOIN games ON games.id = seats.game_id WHERE game_id = ?",
+                (stand_in_name, winner, now, game_id),
             ),
             Statement(
                 columns + " 'user:' || user_id, user_id, name, left_total, 0, 1, 1,"
-                f" CAST(? AS DOUBLE PRECISION) FROM seats WHERE game_id = ? AND {replaced}",
-                (*board, now, game.id),
+                " CAST(? AS DOUBLE PRECISION) FROM seats JOIN games ON games.id = seats.game_id"
+                f" WHERE game_id = ? AND {replaced}",
+                (now, game_id),
             ),
         ]
 
@@ -763,20 +821,40 @@ class Store:
     async def due_timers(self, now: float) -> list[TimerRow]:
         """Takes the timers due by ``now`` in this process's shards that no other process holds.
 
-        Each is leased to this process for TIMER_LEASE seconds: firing it replaces or drops it;
-        if this process dies first, another takes it when the lease ends.
+        Each is claimed by this process for TIMER_LEASE seconds (renewed while it works, see
+        ``renew_claims``): firing it replaces or drops it; if this process dies first, it takes
+        them back when it starts again (``take_back_claims``), or another does when the lease ends.
         """
         in_my_shards, parameters = self._in_my_shards()
         async with self._db.transaction() as db:
             rows = await db.fetch(
-                "UPDATE timers SET claimed_until = ? WHERE (game_id, seat, kind) IN ("
+                "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE (game_id, seat, kind) IN ("
                 " SELECT game_id, seat, kind FROM timers"
                 f" WHERE due_at <= ? AND COALESCE(claimed_until, 0) <= ? AND {in_my_shards}"
                 f"{self._db.lock_rows})"
                 " RETURNING *",
-                (now + TIMER_LEASE, now, now, *parameters),
+                (now + TIMER_LEASE, self.process_id, now, now, *parameters),
             )
         return sorted(map(_timer, rows), key=lambda timer: timer.due_at)
+
+    async def renew_claims(self, timers: Sequence[TimerRow], now: float) -> None:
+        """This process is still working on these timers it took: their lease runs from ``now``
+        (a timer fired meanwhile is gone or replaced, unclaimed: left alone)."""
+        await self._db.executemany(
+            "UPDATE timers SET claimed_until = ?"
+            " WHERE game_id = ? AND seat = ? AND kind = ? AND claimed_by = ?",
+            [(now + TIMER_LEASE, timer.game_id, timer.seat, timer.kind, self.process_id) for timer in timers],
+        )
+
+    async def take_back_claims(self) -> None:
+        """At start: claims on this process's shards' timers were made before it started, by a
+        process now gone (shards belong to one process at a time): their timers are free again."""
+        in_my_shards, parameters = self._in_my_shards()
+        await self._write(
+            "UPDATE timers SET claimed_until = NULL, claimed_by = NULL WHERE claimed_until IS NOT NULL"
+            f" AND (claimed_by IS NULL OR claimed_by <> ?) AND {in_my_shards}",
+            (self.process_id, *parameters),
+        )
 
     async def next_due(self) -> float | None:
         """When a timer of this process's shards can next be taken: due, and not held by a lease."""

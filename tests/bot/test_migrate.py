@@ -4,12 +4,14 @@ copied into PostgreSQL; the bot then goes on with the running games there."""
 from __future__ import annotations
 
 import random
+from contextlib import asynccontextmanager
 
 import pytest
 
 from bot.migrate import main, migrate
 from bot.store import Commit, Store
 from bot.store.copy import CopyRefused
+from bot.store.postgres import PostgresBackend
 from games.bue import Bue
 from games.core import Game
 from games.rumbugz import RumBugz
@@ -118,3 +120,62 @@ def test_the_command_refuses_without_a_postgresql_database(tmp_path, monkeypatch
     with pytest.raises(SystemExit):
         main(["--sqlite", str(tmp_path / "games.sqlite3")])
     assert "DATABASE_URL" in capsys.readouterr().err
+
+
+class Killed(BaseException):
+    """The migration tool dies (SIGKILL, a closed terminal): nothing after this point runs."""
+
+
+async def test_a_migration_killed_right_after_its_commit_leaves_new_games_possible(
+    tmp_path, postgres_database, monkeypatch
+):
+    source = await Store.open(str(tmp_path / "games.sqlite3"))
+    copied = [await finished_game(source, engine, channel=900 + n) for n, engine in enumerate(ENGINES)]
+    await source.close()
+    committed = PostgresBackend.transaction
+
+    @asynccontextmanager
+    async def killed_after_the_copy_commits(self):
+        async with committed(self) as db:
+            yield db
+        if copying:
+            raise Killed
+
+    copying = True
+    monkeypatch.setattr(PostgresBackend, "transaction", killed_after_the_copy_commits)
+    with pytest.raises(Killed):
+        await migrate(str(tmp_path / "games.sqlite3"), postgres_database)
+    copying = False
+
+    # The numbering was set with the rows (the store, opening, would repair it: not looked at here).
+    backend = await PostgresBackend.open(postgres_database)
+    try:
+        numbered = await backend.fetch("SELECT pg_sequence_last_value(pg_get_serial_sequence('games', 'id'))")
+        assert numbered[0][0] == max(copied)
+    finally:
+        await backend.close()
+    target = await Store.open(postgres_database)
+    try:
+        assert await finished_game(target, Bue, channel=999) == max(copied) + 1
+    finally:
+        await target.close()
+
+
+async def test_opening_a_postgresql_database_whose_ids_ran_behind_repairs_them(tmp_path, postgres_database):
+    store = await Store.open(postgres_database)
+    try:
+        games = [await finished_game(store, engine, channel=900 + n) for n, engine in enumerate(ENGINES)]
+        # What a copy killed before its sequences were set left: the rows, the numbering at 1.
+        await store.backend.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), 1, false)")
+    finally:
+        await store.close()
+
+    store = await Store.open(postgres_database)
+    try:
+        assert await finished_game(store, Bue, channel=999) == max(games) + 1
+        # A database in order is left as it is: no id is skipped.
+        reopened = await Store.open(postgres_database)
+        await reopened.close()
+        assert await finished_game(store, Bue, channel=998) == max(games) + 2
+    finally:
+        await store.close()

@@ -341,3 +341,34 @@ async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
         "COMMIT",
     ]
     await store.close()
+
+
+async def test_a_claim_names_its_process_lasts_a_short_lease_and_is_renewed_only_by_it(store, open_store):
+    other = await open_store()
+    assert store.process_id != other.process_id
+    assert TIMER_LEASE <= 15.0
+    game_id = await running_game(store, due_at=100.0)
+    taken = await store.due_timers(200.0)
+    assert len(taken) == 1
+    claimed_by = await store._value("SELECT claimed_by FROM timers WHERE game_id = ?", (game_id,))
+    assert claimed_by == store.process_id
+    # Renewed while its work runs: still held when the first lease would have ended.
+    await store.renew_claims(taken, 210.0)
+    assert await other.due_timers(200.0 + TIMER_LEASE) == []
+    assert await other.next_due() == 210.0 + TIMER_LEASE
+    # Another process's renewal does not touch a claim it does not hold.
+    await other.renew_claims(taken, 400.0)
+    assert await other.next_due() == 210.0 + TIMER_LEASE
+
+
+async def test_a_process_that_starts_takes_back_the_claims_of_its_shards_made_before(open_store):
+    died = await open_store()
+    mine = await running_game(died, channel=10, guild=GUILD_ON_SHARD[0], due_at=100.0)
+    theirs = await running_game(died, channel=11, guild=GUILD_ON_SHARD[1], due_at=100.0)
+    assert len(await died.due_timers(200.0)) == 2  # taken, then the process died
+
+    restarted = await open_store(Shards(2, (0,)))
+    await restarted.take_back_claims()
+    assert [timer.game_id for timer in await restarted.due_timers(201.0)] == [mine]
+    # The other shard's claim is its own process's business.
+    assert await died._value("SELECT claimed_by FROM timers WHERE game_id = ?", (theirs,)) == died.process_id
