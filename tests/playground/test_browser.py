@@ -222,6 +222,17 @@ def test_serie_bum_against_a_computer_in_chromium(open_page):
     you.look("computer-moved")
 
 
+COLOUR_CODES = {"black": "k", "red": "r", "blue": "b", "orange": "o"}
+
+
+def tile_code(name: str) -> str:
+    """The menu value's code of a tile as the hint names it in English ("red 7" -> "r7")."""
+    if name == "joker":
+        return "j"
+    colour, number = name.split()
+    return COLOUR_CODES[colour] + number
+
+
 def test_rummikub_against_two_computers_through_a_draw_and_a_play_in_chromium(open_page):
     you = Player(open_page, "rummikub")
     you.command("rummikub start", computers=2, hints=True)
@@ -249,7 +260,7 @@ def test_rummikub_against_two_computers_through_a_draw_and_a_play_in_chromium(op
         panel.locator(".select-trigger").first.click()
         you.look("menu")
         picked: Counter[str] = Counter()
-        for code in hint.group(1).split():
+        for code in map(tile_code, hint.group(1).split(" · ")):
             # Two copies of a tile are two options, "r7:0" and "r7:1". A dispatched click: the
             # menu shows three options at a time, and a pointer click waits for it to scroll.
             panel.locator(f'.select-option[data-value="{code}:{picked[code]}"]').dispatch_event("click")
