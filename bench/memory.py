@@ -98,7 +98,7 @@ def cache_fill() -> str:
     parts = [
         f"glyphs {render.glyphs.cache_info().currsize}",
         f"sprites {render._sprite.cache_info().currsize}",
-        f"palette {render._in_palette.cache_info().currsize}",
+        f"palette {render._in_palette.cache_info().currsize} (hits {_hit_rate(render._in_palette):.0%})",
         f"pictures {len(render.PICTURES._png)}",
     ]
     stats = Image.core.get_stats()
@@ -111,6 +111,11 @@ def cache_fill() -> str:
         renderers = text._get_text_metrics_function.__defaults__[0]
         parts.append(f"mpl renderers with text caches {len(renderers)}")
     return ", ".join(parts)
+
+
+def _hit_rate(cached: Any) -> float:
+    info = cached.cache_info()
+    return info.hits / max(1, info.hits + info.misses)
 
 
 def forget_driver(env: Any, keep: set[int]) -> None:
