@@ -18,6 +18,8 @@ import copy
 import io
 import json
 import re
+from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +52,7 @@ class World:
         )
 
 
-def translated(text: str, ids: dict[str, str]) -> str:
+def translated(text: str, ids: Mapping[str, str]) -> str:
     return SNOWFLAKE.sub(lambda found: ids.get(found.group(), found.group()), text)
 
 
@@ -64,18 +66,19 @@ def _translate(value: Any, ids: dict[str, str]) -> Any:
     return value
 
 
-def pair_ids(recorded: Any, new: Any, ids: dict[str, str]) -> None:
-    """Learn the new ids of what a request created, from the recorded answer and the new one."""
-    if isinstance(recorded, dict) and isinstance(new, dict):
-        for key in recorded.keys() & new.keys():
-            old, now = recorded[key], new[key]
-            if isinstance(old, str) and isinstance(now, str) and SNOWFLAKE.fullmatch(old):
-                ids.setdefault(old, now)
-            else:
-                pair_ids(old, now, ids)
-    elif isinstance(recorded, list) and isinstance(new, list):
-        for old, now in zip(recorded, new, strict=False):
-            pair_ids(old, now, ids)
+def created(recorded: Any, new: Any) -> dict[str, str]:
+    """The recorded id of the message a request made, and its new id (none for an edit: it made
+    nothing, and its id is known already)."""
+    for answer in (recorded, new):
+        if isinstance(answer, dict) and "resource" in answer:  # an interaction's response
+            recorded, new = (
+                recorded.get("resource", {}).get("message"),
+                new.get("resource", {}).get("message"),
+            )
+            break
+    if isinstance(recorded, dict) and isinstance(new, dict) and "id" in recorded and "id" in new:
+        return {recorded["id"]: new["id"]}
+    return {}
 
 
 @dataclass
@@ -108,12 +111,14 @@ class SameTraffic:
         self.ids.update((str(a), str(b)) for a, b in pairs)
 
     def prepared(self) -> None:
-        """Translate every recorded request to the reference's world, once, before the timing."""
+        """Translate every recorded request's body to the reference's world, once, before the
+        timing (its route is translated as it is sent: it may name what an earlier request of
+        the interaction made)."""
         for replay in self.replays:
             replay.calls = [
                 Call(
                     call.webhook,
-                    _route(call.route, self.ids),
+                    call.route,
                     _translate(copy.deepcopy(call.options), self.ids),
                     call.files,
                     _translate(copy.deepcopy(call.form), self.ids),
@@ -121,12 +126,6 @@ class SameTraffic:
                 )
                 for call in replay.calls
             ]
-
-
-def _route(route: Any, ids: dict[str, str]) -> Any:
-    copied = copy.copy(route)
-    copied.url = translated(route.url, ids)
-    return copied
 
 
 class SameTrafficBot(discord.Client):
@@ -140,14 +139,14 @@ class SameTrafficBot(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         replay = self.same.replays[self.next]
         self.next += 1
-        recorded_id = replay.interaction["id"]
-        now = {recorded_id: str(interaction.id)}
+        # The interaction's own id and token, and what its earlier requests made (a results
+        # message the chart is then added to): known only now.
+        made = {replay.interaction["id"]: str(interaction.id)}
+        ids = ChainMap(made, self.same.ids)
         webhooks = discord.webhook.async_.async_context.get()
         for call in replay.calls:
-            route = call.route
-            if call.webhook:
-                route = copy.copy(route)
-                route.url = route.url.replace(recorded_id, now[recorded_id])
+            route = copy.copy(call.route)
+            route.url = translated(route.url, ids)
             files = [discord.File(io.BytesIO(content), filename=name) for name, content in call.files]
             arguments = dict(call.options)
             if files:
@@ -158,9 +157,10 @@ class SameTrafficBot(discord.Client):
                     for part in call.form
                 ]
             if call.webhook:
-                await webhooks.request(route, interaction._session, **arguments)
+                answer = await webhooks.request(route, interaction._session, **arguments)
             else:
-                await self.http.request(route, **arguments)
+                answer = await self.http.request(route, **arguments)
+            made.update(created(call.answer, answer))
 
 
 async def open_dms(bot: discord.Client, world: World) -> World:
