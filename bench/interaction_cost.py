@@ -386,6 +386,25 @@ def scenarios(options: argparse.Namespace) -> dict[str, tuple[Callable[[str], An
     }
 
 
+def print_profile(options: argparse.Namespace, lines: int = 40) -> None:
+    """The bot's functions (ours and discord.py's) by their cumulative CPU on the loop thread, per
+    interaction, in the profiled pass of a scenario (SimCord's work inside them included)."""
+    profile = cProfile.Profile(time.thread_time)
+    with tempfile.TemporaryDirectory(prefix="interaction-profile-") as folder:
+        meter = asyncio.run(one_pass(options.profile, options, f"{folder}/p.sqlite3", Meter(profile=profile)))
+    interactions = sum(cost.interactions for cost in meter.costs.values())
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    rows = sorted(
+        ((row[3], row[2], function) for function, row in stats.items() if _owner(function) == 0.0),
+        key=lambda row: -row[0],
+    )
+    print("| cumulative ms | own ms | function |\n|---|---|---|")
+    for cumulative, own, (filename, line, name) in rows[:lines]:
+        where = filename.split("site-packages/")[-1].removeprefix(str(Path.cwd()) + "/")
+        per = 1000 / interactions
+        print(f"| {cumulative * per:.3f} | {own * per:.3f} | {where}:{line} {name} |")
+
+
 def median_cost(costs: list[Cost]) -> Cost:
     """The round whose cost per interaction is the median."""
     return sorted(costs, key=Cost.per_interaction_ms)[len(costs) // 2]
@@ -403,8 +422,16 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=3, help="runs of every scenario, in turns; the median is shown"
     )
+    parser.add_argument(
+        "--profile",
+        choices=("rummikub", "bue"),
+        help="only profile that scenario's moves and print where the bot's loop thread spends",
+    )
     options = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if options.profile:
+        print_profile(options)
+        return
     rounds: dict[str, list[Cost]] = defaultdict(list)
     for _ in range(options.rounds):
         for scenario in scenarios(options):

@@ -145,6 +145,14 @@ def _attachments(message: Any) -> list[dict[str, Any]]:
     return list(attachments)
 
 
+def print_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, lines: int = 15) -> None:
+    """Where the Python heap grew over the second half of the run, by the line that allocated."""
+    print("\n| grew by KiB | blocks | allocated at |\n|---|---|---|")
+    for stat in after.compare_to(before, "lineno")[:lines]:
+        frame = stat.traceback[0]
+        print(f"| {stat.size_diff / 1024:.1f} | {stat.count_diff} | {frame.filename}:{frame.lineno} |")
+
+
 @dataclass
 class Counter:
     moves: int = 0
@@ -187,6 +195,7 @@ async def play(options: argparse.Namespace, database: str) -> None:
             driver = BueDriver(env, database, players=1)
             matches = 0
             checkpoint = 0
+            halfway: tracemalloc.Snapshot | None = None
             started = time.perf_counter()
             while counter.moves < options.moves:
                 if driver.game_id == 0 or driver.status() != "running":
@@ -212,6 +221,10 @@ async def play(options: argparse.Namespace, database: str) -> None:
                     )
                     started = time.perf_counter()
                     checkpoint += options.every
+                    if tracemalloc.is_tracing() and halfway is None and counter.moves >= options.moves // 2:
+                        halfway = tracemalloc.take_snapshot()
+            if halfway is not None:
+                print_growth(halfway, tracemalloc.take_snapshot())
     finally:
         undo()
         made.timers.stop()
