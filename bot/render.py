@@ -218,8 +218,8 @@ def _sprite(shape: Shape, background: Colour, exact: bool) -> Sprite:
 
 
 # A picture's palette order varies with what it shows first, so the same sprite comes in many
-# orders: 2048 of them filled slowly, adding 10 MB of RSS over thousands of Bué moves for few more
-# hits (bench/memory.py); 512 keep 93% of them.
+# orders: 2048 of them filled slowly, adding about 20 MB of RSS over 2,500 Bué moves
+# (bench/memory.py); with 512, 93% of the lookups still hit.
 @lru_cache(maxsize=512)
 def _in_palette(drawn: Sprite | Glyphs, indexes: bytes) -> Image.Image:
     """A palette sprite, or a text's levels, with its colours at these indexes. Pictures of one
