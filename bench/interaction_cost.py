@@ -13,6 +13,11 @@ Discord's transport, which SimCord leaves out for both bots, is measured apart: 
 interaction's traffic is recorded in a third pass and sent again through discord.py's real
 transport (``bench/transport.py``); the last columns add it to both.
 
+The real bot is also set against a same-traffic bot (``bench/same_traffic.py``): a bare
+discord.py bot that sends, for each interaction, exactly the requests the real bot sent for it
+(replayed from the recorded pass, with the same picture bytes), checked to be the same requests
+on a recording of its own, and measured by the same three passes.
+
     python -m bench.interaction_cost [--clicks 40] [--exchanges 20] [--games 1000]
 
 Scenarios, each on a fresh bot and database:
@@ -50,8 +55,9 @@ import bot.charts
 import bot.tables
 from bench.bare_bot import BUTTON_LABEL, BareBot
 from bench.chart_bench import sample_chart
+from bench.same_traffic import SameTraffic, SameTrafficBot, World, replay_clicks, same_requests
 from bench.store_writers import running_game
-from bench.transport import Recorder, Tally, transport_cost
+from bench.transport import Exchange, Recorder, Tally, transport_cost
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.store import Store
@@ -101,6 +107,7 @@ class Meter:
     profile: cProfile.Profile | None = None
     recorder: Recorder | None = None
     costs: dict[str, Cost] = field(default_factory=dict)
+    world: World | None = None  # the ids of the world played in, for the same-traffic bot
 
     @contextlib.contextmanager
     def interaction(self, *names: str) -> Iterator[None]:
@@ -230,6 +237,7 @@ async def bare(env: Any, database: str, meter: Meter, clicks: int) -> None:
 async def rummikub_draws(env: Any, database: str, meter: Meter, clicks: int, name: str) -> None:
     driver = RummikubDriver(env, database)
     await driver.open()
+    meter.world = World.of(driver)
     seat = driver.state().turn
     for _ in range(clicks):
         table = driver.table_message()
@@ -242,6 +250,7 @@ async def rummikub_draws(env: Any, database: str, meter: Meter, clicks: int, nam
 async def bue_exchanges(env: Any, database: str, meter: Meter, exchanges: int) -> None:
     driver = BueDriver(env, database, players=2)
     await driver.open()
+    meter.world = World.of(driver)
     done = 0
     while done < exchanges:
         game = driver.state()
@@ -311,7 +320,19 @@ def measure_in_process(scenario: str, options: argparse.Namespace, folder: str) 
     profile = cProfile.Profile(time.thread_time)
     asyncio.run(one_pass(scenario, options, f"{folder}/profiled.sqlite3", Meter(profile=profile)))
     recorder = Recorder()
-    asyncio.run(one_pass(scenario, options, f"{folder}/recorded.sqlite3", Meter(recorder=recorder)))
+    recorded = asyncio.run(
+        one_pass(scenario, options, f"{folder}/recorded.sqlite3", Meter(recorder=recorder))
+    )
+    costs = with_driver_and_transport(timed, profile, recorder)
+    if scenario in SAME_TRAFFIC_SCENARIOS:
+        assert recorded.world is not None
+        costs |= measure_same_traffic(recorder.exchanges, recorded.world)
+    return costs
+
+
+def with_driver_and_transport(timed: Meter, profile: cProfile.Profile, recorder: Recorder) -> dict[str, Cost]:
+    """The timed pass's costs, with the driver's share from the profiled pass and the transport
+    of the recorded pass's traffic."""
     transport = transport_cost(recorder.exchanges)
     share, first_share = driver_share(profile), first_driver_share(profile)
     for name, cost in timed.costs.items():
@@ -324,6 +345,29 @@ def measure_in_process(scenario: str, options: argparse.Namespace, folder: str) 
             part: tally for (interaction, part), tally in transport.parts.items() if interaction == name
         }
     return timed.costs
+
+
+SAME_TRAFFIC = ", same traffic"
+SAME_TRAFFIC_SCENARIOS = ("rummikub", "bue")
+
+
+async def same_traffic_pass(exchanges: list[Exchange], world: World, meter: Meter) -> Meter:
+    made = SameTrafficBot(SameTraffic(exchanges, world))
+    async with simcord.run(made) as env:
+        await replay_clicks(env, made, meter, SAME_TRAFFIC)
+    return meter
+
+
+def measure_same_traffic(exchanges: list[Exchange], world: World) -> dict[str, Cost]:
+    """The same three passes for the bot that sends the recorded requests and nothing else, once
+    it is checked that it sends the very requests the real bot sent."""
+    timed = asyncio.run(same_traffic_pass(exchanges, world, Meter()))
+    profile = cProfile.Profile(time.thread_time)
+    asyncio.run(same_traffic_pass(exchanges, world, Meter(profile=profile)))
+    recorder = Recorder()
+    asyncio.run(same_traffic_pass(exchanges, world, Meter(recorder=recorder)))
+    same_requests(exchanges, recorder.exchanges)
+    return with_driver_and_transport(timed, profile, recorder)
 
 
 MANY_GAMES = "many games"
@@ -340,6 +384,25 @@ def scenarios(options: argparse.Namespace) -> dict[str, tuple[Callable[[str], An
         "bue": (real_bot, lambda env, db, meter: bue_exchanges(env, db, meter, options.exchanges)),
         MANY_GAMES: (real_bot, lambda env, db, meter: rummikub_draws(env, db, meter, options.clicks, many)),
     }
+
+
+def print_profile(options: argparse.Namespace, lines: int = 40) -> None:
+    """The bot's functions (ours and discord.py's) by their cumulative CPU on the loop thread, per
+    interaction, in the profiled pass of a scenario (SimCord's work inside them included)."""
+    profile = cProfile.Profile(time.thread_time)
+    with tempfile.TemporaryDirectory(prefix="interaction-profile-") as folder:
+        meter = asyncio.run(one_pass(options.profile, options, f"{folder}/p.sqlite3", Meter(profile=profile)))
+    interactions = sum(cost.interactions for cost in meter.costs.values())
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    rows = sorted(
+        ((row[3], row[2], function) for function, row in stats.items() if _owner(function) == 0.0),
+        key=lambda row: -row[0],
+    )
+    print("| cumulative ms | own ms | function |\n|---|---|---|")
+    for cumulative, own, (filename, line, name) in rows[:lines]:
+        where = filename.split("site-packages/")[-1].removeprefix(str(Path.cwd()) + "/")
+        per = 1000 / interactions
+        print(f"| {cumulative * per:.3f} | {own * per:.3f} | {where}:{line} {name} |")
 
 
 def median_cost(costs: list[Cost]) -> Cost:
@@ -359,8 +422,16 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=3, help="runs of every scenario, in turns; the median is shown"
     )
+    parser.add_argument(
+        "--profile",
+        choices=("rummikub", "bue"),
+        help="only profile that scenario's moves and print where the bot's loop thread spends",
+    )
     options = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if options.profile:
+        print_profile(options)
+        return
     rounds: dict[str, list[Cost]] = defaultdict(list)
     for _ in range(options.rounds):
         for scenario in scenarios(options):
@@ -399,6 +470,21 @@ def main() -> None:
                 f"| {name} | {part} | {tally.count / cost.interactions:.2f}"
                 f" | {1000 * tally.seconds / tally.count:.2f} |"
             )
+    print(
+        "\n| interaction | bot CPU with transport ms | same-traffic bot CPU with transport ms"
+        " | x same traffic | driver CPU ms, bot / same traffic |"
+    )
+    print("|---|---|---|---|---|")
+    for name, cost in costs.items():
+        same = costs.get(f"{name}{SAME_TRAFFIC}")
+        if same is None:
+            continue
+        ours = cost.per_interaction_ms() + cost.transport_ms()
+        theirs = same.per_interaction_ms() + same.transport_ms()
+        print(
+            f"| {name} | {ours:.2f} | {theirs:.2f} | {ours / theirs:.2f}"
+            f" | {cost.driver_ms():.2f} / {same.driver_ms():.2f} |"
+        )
     one = costs["Rummikub Draw"].per_interaction_ms()
     stored = costs[f"Rummikub Draw, {options.games} games stored"].per_interaction_ms()
     print(f"\n{options.games} games stored / 1 game: {stored / one:.2f}")

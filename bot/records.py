@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -64,11 +65,32 @@ def discord_time(timestamp: float, style: str = "f") -> str:
 # ---------------------------------------------------------------------- the chart on results
 
 
+@dataclass(frozen=True)
+class ResultsChart:
+    """The match totals so far, for the results message of a move that ends a game, round or
+    manche: shown in its last results embed, or in an embed of its own when the game has none
+    for a round. The message goes out without it; the chart follows by an edit once drawn."""
+
+    chart: charts.ScoreChart
+    title: str
+    colour: discord.Colour
+
+    def make_room(self, embeds: list[discord.Embed]) -> None:
+        """The embed the chart will sit in, added to the results when they have none."""
+        if not embeds:
+            embeds.append(discord.Embed(title=self.title, colour=self.colour))
+
+    async def draw(self, embeds: list[discord.Embed]) -> discord.File:
+        """The chart, drawn off the event loop, shown in the last of ``embeds`` (see ``make_room``)."""
+        png = await asyncio.to_thread(charts.draw_scores, self.chart)
+        embeds[-1].set_image(url=f"attachment://{SCORE_CHART_FILE}")
+        return discord.File(io.BytesIO(png), filename=SCORE_CHART_FILE)
+
+
 async def score_chart(
-    store: Store, table: Table, events: Sequence[Event], embeds: list[discord.Embed], viewer: Viewer
-) -> discord.File | None:
-    """When ``events`` end a game, round or manche: the match totals so far as a chart, shown in
-    the last results embed (or in an embed of its own when the game has none for a round)."""
+    store: Store, table: Table, events: Sequence[Event], viewer: Viewer
+) -> ResultsChart | None:
+    """When ``events`` end a game, round or manche: the chart of the match totals so far."""
     if not table.adapter.ends_round(events):
         return None
     history = await store.round_totals(table.row.id)
@@ -90,14 +112,10 @@ async def score_chart(
         target_label=viewer.t("stats.chart.target"),
         winner_label=viewer.t("stats.chart.winner"),
     )
-    png = await asyncio.to_thread(charts.draw_scores, chart)
-    if not embeds:
-        title = viewer.t(
-            "stats.chart.title", game=game_title(viewer.language, kind), unit=unit, number=len(history)
-        )
-        embeds.append(discord.Embed(title=title, colour=table.adapter.colour))
-    embeds[-1].set_image(url=f"attachment://{SCORE_CHART_FILE}")
-    return discord.File(io.BytesIO(png), filename=SCORE_CHART_FILE)
+    title = viewer.t(
+        "stats.chart.title", game=game_title(viewer.language, kind), unit=unit, number=len(history)
+    )
+    return ResultsChart(chart, title, table.adapter.colour)
 
 
 # ---------------------------------------------------------------------- /stats

@@ -21,7 +21,7 @@ import discord
 from bot import standins
 from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at, game_button
 from bot.i18n import duration_text, language_of, t
-from bot.records import score_chart
+from bot.records import ResultsChart, score_chart
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
 from games.core import BACK, LEAVE, STAND_IN, Event, Game, GameError, perform
@@ -36,6 +36,8 @@ MESSAGE_LIMIT = 2000
 CANNOT_DM = 50007
 # The outbox part naming a publication's channel message (DMs are "dm:<seat>").
 CHANNEL_PART = "channel"
+# The outbox part naming the score chart, added to the channel message by an edit once drawn.
+CHART_PART = "chart"
 # The timer kind of a computer's move.
 ROBOT_MOVE = "robot"
 # The outbox part naming the table message when it must be posted again (see ``part_nonce``).
@@ -528,7 +530,12 @@ class TableService:
             if event.seats is None
             if (embed := table.adapter.results(event, channel_viewer))
         ]
-        chart = await score_chart(self.store, table, events, embeds, channel_viewer)
+        # The chart's numbers are read now (the message keeps room for it); it is drawn last.
+        chart = None
+        if CHART_PART not in pending.delivered:
+            chart = await score_chart(self.store, table, events, channel_viewer)
+        if chart is not None:
+            chart.make_room(embeds)
         waiting_for = table.game.required_to_act()
         newly = [
             seat
@@ -563,15 +570,17 @@ class TableService:
                 channel,
                 truncate("\n".join(lines)) if lines else None,
                 embeds=embeds[:10],
-                file=chart,
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
                 nonce=part_nonce(table.row, pending, CHANNEL_PART),
             )
-            if message is not None and table.game.finished:
-                await self.store.set_results_message(table.row.id, message.id)
+            if chart is not None or table.game.finished:
+                # Where the chart goes, should a crash leave it undelivered: saved before the mark.
+                results_id = message.id if message is not None else None
+                await self.store.set_results_message(table.row.id, results_id)
+                table.row = replace(table.row, results_message_id=results_id)
             # The last part sent needs no mark: deleting the publication right after says it all.
-            if told:
+            if told or chart is not None:
                 pending = await self.store.mark_delivered(pending, CHANNEL_PART)
         last = next(reversed(told), None)
         for seat, private in told.items():
@@ -581,11 +590,27 @@ class TableService:
             part = f"dm:{seat}"
             nonce = part_nonce(table.row, pending, part)
             await self.direct_message(table, seat_row, "\n".join(private), hand, nonce)
-            if seat != last:
+            if seat != last or chart is not None:
                 pending = await self.store.mark_delivered(pending, part)
+        if chart is not None and channel is not None and table.row.results_message_id is not None:
+            await self._add_chart(channel, table.row.results_message_id, chart, embeds)
         await self.store.delivered(pending)
         if self.after_delivery is not None:
             self.after_delivery()
+
+    async def _add_chart(
+        self,
+        channel: discord.abc.Messageable,
+        message_id: int,
+        chart: ResultsChart,
+        embeds: list[discord.Embed],
+    ) -> None:
+        """Edit the results message to show the chart; a refusal is logged, not retried."""
+        file = await chart.draw(embeds)
+        try:
+            await channel.get_partial_message(message_id).edit(embeds=embeds[:10], attachments=[file])
+        except discord.HTTPException:
+            log.warning("could not add the chart to message %s", message_id, exc_info=True)
 
     async def _send_safely(
         self, channel: discord.abc.Messageable, content: str | None, **kwargs: Any

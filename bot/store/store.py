@@ -89,6 +89,8 @@ class GameRow:
     state: dict[str, Any] | None
     version: int
     message_id: int | None
+    # The message with the results of the game's last finished game, round or manche.
+    results_message_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -715,7 +717,7 @@ class Store:
             by_number.setdefault(row["number"], []).append(row["total"])
         return list(by_number.values())
 
-    async def set_results_message(self, game_id: int, message_id: int) -> None:
+    async def set_results_message(self, game_id: int, message_id: int | None) -> None:
         await self._write("UPDATE games SET results_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
