@@ -51,6 +51,7 @@ class RummikubAdapter(GameAdapter):
     engine = Rummikub
     robot = RummikubRobot
     colour = discord.Colour.from_rgb(225, 130, 10)
+    dm_closed_key = "rummikub.dm_closed"
     code_params = frozenset({"tile", "tiles"})
     embed_events = frozenset(
         {"rummikub.event.round_won", "rummikub.event.round_blocked", "rummikub.event.match_won"}

@@ -223,3 +223,11 @@ def test_players_with_equal_totals_each_keep_a_visible_line():
     anna = charts.OKABE_ITO[0]
     # Most of anna's line shows beside bruno's, drawn after it.
     assert colour_pixels(png, anna) > colour_pixels(alone, anna) // 3
+
+
+@pytest.mark.parametrize("language", ["en", "it", "fr"])
+def test_rummikubs_closed_dm_note_names_the_rack_button_players_see(language):
+    from bot.games.rummikub import RummikubAdapter
+
+    note = t(language, RummikubAdapter.dm_closed_key, mention="@anna")
+    assert f"**{t(language, 'rummikub.ui.button.rack')}**" in note
