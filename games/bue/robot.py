@@ -227,10 +227,11 @@ def hard_decision(view: JSON, memory: JSON, sight: Sight) -> JSON:
         index, _ = planner.best_reveal(locked, hidden, view["round"])
         return {"type": "reveal", "position": hidden_at[index]}
     actions = legal_exchanges(view, memory)
+    seat = Seat(locked, hidden, hidden_at)
     if view["round"] >= 5:
-        scorer = LastRound(Position(view, planner, sight.known, locked, hidden, hidden_at))
+        scorer = LastRound(Position(view, planner, sight.known, seat))
         return max(actions, key=lambda action: (scorer.score(action), -actions.index(action)))
-    plan = TablePlan(view, planner, Seat(locked, hidden, hidden_at), sight.worlds, sight.exact)
+    plan = TablePlan(view, planner, seat, sight.worlds, sight.exact)
     candidates = distinct_exchanges(actions, sight.known)
     return max(candidates, key=lambda action: (plan.score(action, sight.known), -candidates.index(action)))
 
@@ -243,9 +244,7 @@ class Position:
     view: JSON
     planner: Planner
     known: dict[int, dict[int, str]]  # seat -> position -> card code, as remembered
-    locked: tuple[int, ...]  # its face-up cards
-    hidden: tuple[int, ...]  # its hidden cards, in hand order
-    hidden_at: list[int]  # their positions in the hand
+    seat: Seat  # its own cards
 
 
 class LastRound:
@@ -282,19 +281,20 @@ class LastRound:
         return [(abs(total_of((*faceup, c)) - BUE), p) for c, p in self.position.planner.unknown]
 
     def score(self, action: JSON) -> float:
-        index = self.position.hidden_at.index(action["give"])
-        kept = self.position.hidden[:index] + self.position.hidden[index + 1 :]
+        mine = self.position.seat
+        index = mine.hidden_at.index(action["give"])
+        kept = mine.hidden[:index] + mine.hidden[index + 1 :]
         spreads = dict(self.base)
         if action["type"] == "deck":
             received = self.position.planner.draw
         else:
             target = action["target"]
-            spreads[target] = self._spread(target, self.position.hidden[index])
+            spreads[target] = self._spread(target, mine.hidden[index])
             taken = self.position.known.get(target, {}).get(action["take"])
             received = [(token(taken), 1.0)] if taken is not None else self.position.planner.unknown
         total = 0.0
         for c, p in received:
-            distance = abs(total_of((*self.position.locked, *kept, c)) - BUE)
+            distance = abs(total_of((*mine.locked, *kept, c)) - BUE)
             total += p * self._utility(distance, spreads)
         return round_score(total)
 
