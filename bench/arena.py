@@ -151,8 +151,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def run(table: Table, matches: int, workers: int) -> Outcome:
-    chunks = [range(start, min(matches, start + CHUNK)) for start in range(0, matches, CHUNK)]
+def run(table: Table, matches: int, workers: int, first_seed: int = 0) -> Outcome:
+    end = first_seed + matches
+    chunks = [range(start, min(end, start + CHUNK)) for start in range(first_seed, end, CHUNK)]
     outcome = Outcome()
     if workers <= 1:
         for chunk in chunks:
@@ -182,6 +183,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="seeds first-seed .. first-seed + matches - 1 (to add to a run)",
+    )
+    parser.add_argument(
         "--target", type=int, default=None, help="match target (Bué, Serie Bum!); default: the game's own"
     )
     arguments = parser.parse_args()
@@ -196,7 +203,7 @@ def main() -> None:
             for pairing in arguments.pairings:
                 hero, opponents = pairing.split("-")
                 table = Table(game, seats, hero, opponents, options)
-                outcome = run(table, arguments.matches, arguments.workers)
+                outcome = run(table, arguments.matches, arguments.workers, arguments.first_seed)
                 rate = outcome.hero_wins / arguments.matches
                 low, high = wilson(outcome.hero_wins, arguments.matches)
                 print(

@@ -5,7 +5,7 @@ Why PIMC rather than ISMCTS: Bué hides little for long (every round each hand t
 face up, and the last round shows all of them), which is where Long et al. (2010) find
 determinization close to the information-set optimum (high disambiguation); what it cannot
 model, bluffing and information hiding, hardly matters against a blind take. ISMCTS (Cowling
-et al. 2012) would pay a tree over 5 × 46 exchanges at ten seats and still need many iterations
+et al. 2012) would grow a tree over some 230 exchanges a turn at ten seats and need many iterations
 per decision; sampling worlds and scoring every exchange in each, with a planner of its own hand
 and each other seat's odds of a Bué, fits the 200 ms budget at ten seats with counts alone.
 
