@@ -1,12 +1,18 @@
-"""The computer players' arena: seeded two-player matches of every game and pairing.
+"""The computer players' arena: seeded matches of one player against a field, at any table size.
 
-    python bench/arena.py --matches 1000            # every game, every pairing
-    python bench/arena.py --games bue --matches 200 --pairings hard-easy
+    python bench/arena.py --matches 1000                        # every game, two seats, every pairing
+    python bench/arena.py --games bue --seats 3 4 6 10 --pairings hard-easy --matches 500
+    python bench/arena.py --games bue --seats 4 --pairings oracle-easy --matches 500
 
-Pairings: ``hard`` against a uniformly random legal player, ``hard`` against ``easy``, ``easy``
-against random. Seats alternate from one match to the next. For each pairing: the first
-player's win rate with a 95% Wilson interval, mean match points of each side, and the CPU
-time of each decision (median, p99) of each level. Matches run in worker processes, one per core.
+A pairing ``hero-field`` seats one ``hero`` against ``seats - 1`` players of the ``field`` level
+(at two seats: one against one). Levels: ``easy``, ``hard``, ``random`` (a uniformly random legal
+player: the game's ``random_action``) and, for Bué only, ``oracle``: the ``hard`` planner handed
+every hidden card instead of samples, the ceiling of what any strategy could reach (bench only:
+nothing in the bot can build it). The hero's seat rotates from one match to the next; a match
+with no winner counts as a tie split evenly between its seats. For each table: the hero's win
+rate with a 95% Wilson interval, chance (one in ``seats``), the win rate over chance, mean match
+points of the hero and of the field, and the CPU time of each decision (median / p99) of each
+computer level. Matches run in worker processes, one per core.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ GAMES = {
     "rumbugz": ("games.rumbugz", "RumBugz", "RumBugzRobot"),
 }
 PAIRINGS = ("hard-random", "hard-easy", "easy-random")
+ORACLE_PAIRINGS = ("oracle-easy", "oracle-random")
+CHUNK = 10
 
 
 def classes(game: str) -> tuple[type[Game], type[Robot], Callable[..., JSON]]:
@@ -40,10 +48,16 @@ def classes(game: str) -> tuple[type[Game], type[Robot], Callable[..., JSON]]:
     return getattr(import_module(package), engine), getattr(robots, robot), robots.random_action
 
 
-def player(game: str, level: str, seed: int) -> Robot:
+def player(game: str, level: str, seed: int, match: Game) -> Robot:
     """A robot of ``level``; "random" is the game's robot deciding by ``random_action`` (it keeps
-    the robot's memory, which some games need to know what is legal)."""
+    the robot's memory, which some games need to know what is legal); "oracle" sees ``match``."""
     _, robot_class, random_action = classes(game)
+    if level == "oracle":
+        if game != "bue":
+            raise SystemExit("the oracle player exists for Bué only")
+        from bench.bue_oracle import OracleRobot
+
+        return OracleRobot(match, seed)
     if level != "random":
         return robot_class(level, seed)
     takes_memory = len(inspect.signature(random_action).parameters) > 2
@@ -74,44 +88,55 @@ class Timed(Robot):
 
 @dataclass
 class Outcome:
-    first_wins: int = 0
-    second_wins: int = 0
-    draws: int = 0
-    first_points: list[int] = field(default_factory=list)
-    second_points: list[int] = field(default_factory=list)
-    first_times: list[float] = field(default_factory=list)
-    second_times: list[float] = field(default_factory=list)
+    hero_wins: float = 0.0
+    ties: int = 0
+    hero_points: list[int] = field(default_factory=list)
+    field_points: list[float] = field(default_factory=list)
+    hero_times: list[float] = field(default_factory=list)
+    field_times: list[float] = field(default_factory=list)
 
     def add(self, other: Outcome) -> None:
         for name in vars(self):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
 
-def play_matches(game: str, pairing: str, seeds: range) -> Outcome:
-    engine, _, _ = classes(game)
-    first, second = pairing.split("-")
+@dataclass(frozen=True)
+class Table:
+    game: str
+    seats: int
+    hero: str
+    field: str
+    options: tuple[tuple[str, int], ...] = ()
+
+
+def play_matches(table: Table, seeds: range) -> Outcome:
+    engine, _, _ = classes(table.game)
     outcome = Outcome()
     for seed in seeds:
-        # Seats alternate so neither side always starts.
-        first_seat = seed % 2
-        levels = {first_seat: first, 1 - first_seat: second}
-        times = {first_seat: outcome.first_times, 1 - first_seat: outcome.second_times}
-        robots = [Timed(player(game, levels[seat], seed * 2 + seat), times[seat]) for seat in range(2)]
-        match = engine.new(2, {}, seed)
+        hero_seat = seed % table.seats  # the hero's seat rotates so no seat is favoured
+        match = engine.new(table.seats, dict(table.options), seed)
+        robots = [
+            Timed(
+                player(table.game, table.hero if seat == hero_seat else table.field, seed * 16 + seat, match),
+                outcome.hero_times if seat == hero_seat else outcome.field_times,
+            )
+            for seat in range(table.seats)
+        ]
         play_out(match, robots)
         totals, winner = match.totals(), match.winner()
-        outcome.first_points.append(totals[first_seat])
-        outcome.second_points.append(totals[1 - first_seat])
-        if winner == first_seat:
-            outcome.first_wins += 1
-        elif winner == 1 - first_seat:
-            outcome.second_wins += 1
-        else:
-            outcome.draws += 1
+        outcome.hero_points.append(totals[hero_seat])
+        outcome.field_points.append(
+            statistics.mean(points for seat, points in enumerate(totals) if seat != hero_seat)
+        )
+        if winner is None:
+            outcome.ties += 1
+            outcome.hero_wins += 1 / table.seats
+        elif winner == hero_seat:
+            outcome.hero_wins += 1
     return outcome
 
 
-def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, total: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
     if total == 0:
         return 0.0, 0.0
@@ -126,13 +151,26 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def run(game: str, pairing: str, matches: int, workers: int) -> Outcome:
-    chunks = [range(start, min(matches, start + 25)) for start in range(0, matches, 25)]
+def run(table: Table, matches: int, workers: int, first_seed: int = 0) -> Outcome:
+    end = first_seed + matches
+    chunks = [range(start, min(end, start + CHUNK)) for start in range(first_seed, end, CHUNK)]
     outcome = Outcome()
+    if workers <= 1:
+        for chunk in chunks:
+            outcome.add(play_matches(table, chunk))
+        return outcome
     with ProcessPoolExecutor(workers) as pool:
-        for part in pool.map(play_matches, [game] * len(chunks), [pairing] * len(chunks), chunks):
+        for part in pool.map(play_matches, [table] * len(chunks), chunks):
             outcome.add(part)
     return outcome
+
+
+def times_text(table: Table, outcome: Outcome) -> str:
+    return " · ".join(
+        f"{level} {statistics.median(values) * 1000:.2f} / {percentile(values, 0.99) * 1000:.1f}"
+        for level, values in ((table.hero, outcome.hero_times), (table.field, outcome.field_times))
+        if level != "random" and values
+    )
 
 
 def main() -> None:
@@ -140,32 +178,43 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
-    parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=list(PAIRINGS))
+    parser.add_argument("--seats", nargs="*", type=int, default=[2])
+    parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=PAIRINGS + ORACLE_PAIRINGS)
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="seeds first-seed .. first-seed + matches - 1 (to add to a run)",
+    )
+    parser.add_argument(
+        "--target", type=int, default=None, help="match target (Bué, Serie Bum!); default: the game's own"
+    )
     arguments = parser.parse_args()
     print(
-        "| game | pairing | matches | first wins (95% CI) | draws | mean points | decision ms median / p99 |"
+        "| game | seats | hero vs field | matches | hero wins (95% CI) | chance | × chance | ties "
+        "| mean points hero vs field | decision ms median / p99 |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for game in arguments.games:
-        for pairing in arguments.pairings:
-            outcome = run(game, pairing, arguments.matches, arguments.workers)
-            low, high = wilson(outcome.first_wins, arguments.matches)
-            points = statistics.mean(outcome.first_points), statistics.mean(outcome.second_points)
-            first, second = pairing.split("-")
-            times = " · ".join(
-                f"{level} {statistics.median(values) * 1000:.2f} / {percentile(values, 0.99) * 1000:.1f}"
-                for level, values in ((first, outcome.first_times), (second, outcome.second_times))
-                if level != "random" and values
-            )
-            print(
-                f"| {game} | {first} vs {second} | {arguments.matches} "
-                f"| {outcome.first_wins / arguments.matches:.1%} ({low:.1%}-{high:.1%}) | {outcome.draws} "
-                f"| {points[0]:.1f} vs {points[1]:.1f} "
-                f"| {times} |",
-                flush=True,
-            )
+        options = (("target", arguments.target),) if arguments.target is not None else ()
+        for seats in arguments.seats:
+            for pairing in arguments.pairings:
+                hero, opponents = pairing.split("-")
+                table = Table(game, seats, hero, opponents, options)
+                outcome = run(table, arguments.matches, arguments.workers, arguments.first_seed)
+                rate = outcome.hero_wins / arguments.matches
+                low, high = wilson(outcome.hero_wins, arguments.matches)
+                print(
+                    f"| {game} | {seats} | {hero} vs {opponents} | {arguments.matches} "
+                    f"| {rate:.1%} ({low:.1%}-{high:.1%}) | {1 / seats:.1%} | {rate * seats:.2f} "
+                    f"| {outcome.ties} "
+                    f"| {statistics.mean(outcome.hero_points):.1f} "
+                    f"vs {statistics.mean(outcome.field_points):.1f} "
+                    f"| {times_text(table, outcome)} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -1,17 +1,9 @@
 """Bué's computer player, from the seat's view and what it remembers of the events it was told.
 
-What a seat knows beyond its view, and so keeps in ``memory``: the cards on the discard pile
-(every deck exchange is public, the view only shows the top), where the cards it gave in its
-own swaps went (until their holder moves cards around), and this exchange round's swaps with
-it, whose values may not be swapped back (the engine refuses them before anything is shown).
-
-``hard`` plans with card counting: the cards it cannot place (not in its hand, not face up,
-not on the discard pile, not where it put them) are what a draw or a blind take can bring,
-each as likely as its count. Every round each player replaces one card and locks one, so the
-final hand is the four cards locked in rounds 1-4 plus one last exchanged card: it scores
-its options by expectimax over that structure (exactly from round 3; before, the best cards
-to lock from those at hand plus the odds of hitting 50 on the way), with Bué checked after
-every exchange, and in the last round against every opponent's face-up cards.
+``easy`` plays like a casual player: a quick sum and a guess, and now and then a careless move.
+``hard`` samples the cards it cannot see and plans against every other seat
+(``games.bue.strategy``), with its own hand valued by ``games.bue.planner``; in the last round it
+weighs every opponent's face-up cards.
 """
 
 from __future__ import annotations
@@ -19,85 +11,31 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations
 from typing import ClassVar, TypeVar
 
-from games.bue.cards import DECK, Card
-from games.bue.scoring import BUE, BUE_POINTS, PLACE_POINTS, TWO_PLAYER_POINTS, best_value
+from games.bue.planner import (
+    BUE,
+    BUE_POINTS,
+    Planner,
+    SwapPair,
+    deck_pool,
+    exchange_order,
+    face,
+    hidden_positions,
+    known_slots,
+    place_utility,
+    round_score,
+    swap_pairs,
+    token,
+    total_of,
+    typical_closer,
+    unknown_pool,
+)
+from games.bue.strategy import Seat, TablePlan, World, distinct_exchanges, sample_worlds
 from games.core import JSON, Event, SeededRandom
 from games.robots import Robot
 
-# A card as the planner sees it: its value, or one of the multipliers. Gold counts as its value
-# (SuperBué and the gold tie-break are too rare to plan for).
-X2 = 200
-X0 = 300
-HUNDRED = 100
-FULL_DECK: Counter[str] = Counter(card.code for card in DECK)
-SwapPair = tuple[int, str, str]
 T = TypeVar("T")
-
-
-def token(code: str) -> int:
-    if code in ("x2", "x0"):
-        return X2 if code == "x2" else X0
-    return int(code[1:])
-
-
-def face(code: str) -> str:
-    """The value the no-swap-back rule compares (``Card.face``): a gold 12 is a 12."""
-    return code if code in ("x2", "x0") else code[1:]
-
-
-@lru_cache(maxsize=200_000)
-def hand_total(tokens: tuple[int, ...]) -> int:
-    """The engine's own best total for these cards (``tokens`` sorted, so the cache is shared)."""
-    cards = [
-        Card(0, "x2", 0)
-        if t == X2
-        else Card(0, "x0", 0)
-        if t == X0
-        else Card(0, "hundred" if t == HUNDRED else "blue", t)
-        for t in tokens
-    ]
-    return best_value(cards).total
-
-
-def total_of(tokens: Sequence[int]) -> int:
-    """Plain sum without a multiplier (nearly every hand), else the engine's best total."""
-    if max(tokens) < X2:
-        return sum(tokens)
-    return hand_total(tuple(sorted(tokens)))
-
-
-# ---------------------------------------------------------------------- what the seat knows
-
-
-def hidden_positions(view: JSON, seat: int) -> list[int]:
-    return [p for p, slot in enumerate(view["hands"][seat]) if not slot["revealed"]]
-
-
-def exchange_order(view: JSON) -> list[int]:
-    players, dealer = view["players"], view["dealer"]
-    seats = ((dealer + 1 + i) % players for i in range(players))
-    return [seat for seat in seats if view["active"][seat]]
-
-
-def swap_pairs(memory: JSON) -> list[SwapPair]:
-    return [(int(other), str(a), str(b)) for other, a, b in memory.get("pairs", [])]
-
-
-def known_slots(memory: JSON, view: JSON) -> dict[int, dict[int, str]]:
-    """Opponents' hidden cards this seat put there itself and has not lost track of."""
-    known: dict[int, dict[int, str]] = {}
-    for seat, slots in memory.get("known", {}).items():
-        hand = view["hands"][int(seat)]
-        live = {
-            int(p): code for p, code in slots.items() if int(p) < len(hand) and not hand[int(p)]["revealed"]
-        }
-        if live:
-            known[int(seat)] = live
-    return known
 
 
 def _swap_safe(
@@ -152,184 +90,6 @@ def random_action(view: JSON, random: SeededRandom, memory: JSON | None = None) 
 
 def _pick(items: Sequence[T], random: SeededRandom) -> T:
     return items[random.randrange(len(items))]
-
-
-def unknown_pool(view: JSON, memory: JSON) -> Counter[int]:
-    """The cards this seat cannot place, by token: what a draw or a blind take may bring."""
-    seen: Counter[str] = Counter()
-    me = view["me"]
-    for seat, hand in enumerate(view["hands"]):
-        for slot in hand:
-            if slot["revealed"] or seat == me:
-                seen[slot["card"]] += 1
-    discard = memory.get("discard", [])
-    if view["discard_top"] is not None and (not discard or discard[-1] != view["discard_top"]):
-        discard = [view["discard_top"]]
-    seen.update(discard)
-    for slots in known_slots(memory, view).values():
-        seen.update(slots.values())
-    pool: Counter[int] = Counter()
-    for code, count in (FULL_DECK - seen).items():
-        pool[token(code)] += count
-    return pool
-
-
-def deck_pool(view: JSON, memory: JSON, unknown: Counter[int]) -> Counter[int]:
-    """What the next draw can be: with an empty deck, the discard pile but its top, if known whole."""
-    discard = memory.get("discard", [])
-    if view["deck"] == 0 and len(discard) == view["discard"] > 1 and discard[-1] == view["discard_top"]:
-        return Counter(token(code) for code in discard[:-1])
-    return unknown
-
-
-# ---------------------------------------------------------------------- the planner
-
-
-def place_utility(players: int, closer: Sequence[float]) -> float:
-    """Points minus the others' average, when each opponent ends closer to 50 with these odds.
-
-    Placing is worth ``n·EP - T`` over ``n - 1`` (EP: own expected points, T: points given
-    out), so a Bué (50 for the maker, 0 for the rest) is worth 50 on the same scale.
-    """
-    points = TWO_PLAYER_POINTS if players == 2 else PLACE_POINTS
-    ahead = [1.0]  # ahead[k]: chance that exactly k opponents are closer
-    for q in closer:
-        ahead = [
-            (ahead[k] if k < len(ahead) else 0.0) * (1 - q) + (ahead[k - 1] * q if k else 0.0)
-            for k in range(len(ahead) + 1)
-        ]
-    expected = sum(p * ahead[k] for k, p in enumerate(points) if k < len(ahead))
-    return (players * expected - sum(points)) / (players - 1)
-
-
-# An opponent's final distance from 50 when nothing better is known: 1 + geometric, mean ~6.
-OPPONENT_SPREAD = 0.83
-
-
-def typical_closer(distance: int) -> float:
-    """Odds a typical opponent ends closer: P(D < d) + P(D = d) / 2, P(D = k) = (1 - r) r^(k - 1)."""
-    r = OPPONENT_SPREAD
-    return 1 - r ** (distance - 1) + 0.5 * (1 - r) * r ** (distance - 1)
-
-
-@lru_cache(maxsize=16)
-def utility_table(players: int) -> tuple[float, ...]:
-    """Utility of ending at each distance from 50 (up to 399) against typical opponents."""
-    placed = (place_utility(players, [typical_closer(d)] * (players - 1)) for d in range(1, 400))
-    return (float(BUE_POINTS), *placed)
-
-
-# Swapping a card to an opponent instead of discarding it changes their game: a 100 hurts them
-# (they must spend an exchange on it), a multiplier helps them. In utility points, two players.
-GIFT_HARM = {HUNDRED: 4.0, X2: -1.5, X0: -4.0}
-
-
-class Planner:
-    """Values of this seat's hand states for one decision, memoised (the pool is fixed)."""
-
-    def __init__(self, players: int, draw: Counter[int], unknown: Counter[int]) -> None:
-        self.players = players
-        self.draw = _probabilities(draw)
-        self.unknown = _probabilities(unknown)
-        self.utility = utility_table(players)
-        self.memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], float] = {}
-        self.plain = [(c, p) for c, p in self.unknown if c < X2]
-        self.special = [(c, p) for c, p in self.unknown if c >= X2]
-        self.by_sum: dict[int, float] = {}
-        self.chances = dict(self.plain)
-
-    def final(self, tokens: Sequence[int]) -> float:
-        return self.utility[min(abs(total_of(tokens) - BUE), 399)]
-
-    def value(self, locked: tuple[int, ...], hidden: tuple[int, ...], round: int) -> float:
-        """Expected utility at the start of exchange ``round`` with these cards locked and hidden."""
-        if round >= 5 or not hidden:
-            return self.last_draw(locked)
-        key = (round, tuple(sorted(locked)), tuple(sorted(hidden)))
-        if key not in self.memo:
-            self.memo[key] = self._value(*key)
-        return self.memo[key]
-
-    def _value(self, round: int, locked: tuple[int, ...], hidden: tuple[int, ...]) -> float:
-        if round <= 3:
-            # Static: the best cards to lock from those at hand, then a drawn last card; unless
-            # one of the exchanges of rounds ``round``-4 hits 50 first, as likely as the next one.
-            need = 4 - len(locked)
-            static = max(self.last_draw((*locked, *keep)) for keep in combinations(hidden, need))
-            hit = max(self.hit_chance((*locked, *hidden[:i], *hidden[i + 1 :])) for i in range(len(hidden)))
-            chance = 1 - (1 - hit) ** (5 - round)
-            return chance * BUE_POINTS + (1 - chance) * static
-        # Round 4: exchange one card (Bué at once?), lock the better of the rest, draw the last.
-        draws = [(c, p, self.last_draw((*locked, c))) for c, p in self.unknown]
-        keeps = [self.last_draw((*locked, card)) for card in hidden]
-        best = -float(BUE_POINTS)
-        for give in range(len(hidden)):
-            others = hidden[:give] + hidden[give + 1 :]
-            kept = max(keeps[:give] + keeps[give + 1 :], default=best)
-            value = sum(
-                p * (BUE_POINTS if total_of((*locked, *others, c)) == BUE else max(kept, drawn))
-                for c, p, drawn in draws
-            )
-            best = max(best, value)
-        return best
-
-    def hit_chance(self, rest: tuple[int, ...]) -> float:
-        """The odds that a pool card makes these four cards exactly 50."""
-        if max(rest) >= X2:
-            return sum(p for c, p in self.unknown if total_of((*rest, c)) == BUE)
-        total = sum(rest)
-        chance = self.chances.get(BUE - total, 0.0)
-        for c, p in self.special:
-            sign = 1 if c == X2 else -1
-            if any(total + sign * card == BUE for card in rest):
-                chance += p
-        return chance
-
-    def last_draw(self, locked: tuple[int, ...]) -> float:
-        """The last hidden card is always exchanged: the final card is a pool card.
-
-        Without a multiplier among ``locked`` the drawn numbers' part depends on the sum alone.
-        """
-        if locked and max(locked) >= X2:
-            key = (5, tuple(sorted(locked)), ())
-            if key not in self.memo:
-                self.memo[key] = sum(p * self.final((*locked, c)) for c, p in self.unknown)
-            return self.memo[key]
-        total = sum(locked)
-        if total not in self.by_sum:
-            self.by_sum[total] = sum(p * self.utility[min(abs(total + c - BUE), 399)] for c, p in self.plain)
-        special = 0.0
-        for c, p in self.special:
-            # A drawn multiplier acts on one of the numbers: adds it (x2) or removes it (x0).
-            sign = 1 if c == X2 else -1
-            distance = min((abs(total + sign * card - BUE) for card in locked), default=abs(total - BUE))
-            special += p * self.utility[min(distance, 399)]
-        return self.by_sum[total] + special
-
-    def after_exchange(
-        self, locked: tuple[int, ...], hidden: tuple[int, ...], give: int, received: int, round: int
-    ) -> float:
-        """The hand gives ``hidden[give]`` and receives a card: Bué at once, or the best lock next."""
-        kept = (*hidden[:give], received, *hidden[give + 1 :])
-        if total_of((*locked, *kept)) == BUE:
-            return float(BUE_POINTS)
-        if round >= 5 or len(kept) == 1:
-            return self.final((*locked, *kept))
-        return self.best_reveal(locked, kept, round)[1]
-
-    def best_reveal(self, locked: tuple[int, ...], hidden: tuple[int, ...], round: int) -> tuple[int, float]:
-        """Which hidden card to lock at the end of ``round``, and the value it leaves."""
-        options = [
-            (self.value((*locked, card), hidden[:i] + hidden[i + 1 :], round + 1), -i)
-            for i, card in enumerate(hidden)
-        ]
-        value, index = max(options)
-        return -index, value
-
-
-def _probabilities(pool: Counter[int]) -> list[tuple[int, float]]:
-    size = sum(pool.values())
-    return [(c, n / size) for c, n in sorted(pool.items())] if size else [(10, 1.0)]
 
 
 # ---------------------------------------------------------------------- the robot
@@ -425,61 +185,55 @@ class BueRobot(Robot):
     # ------------------------------------------------------------------ hard
 
     def _hard(self, view: JSON) -> JSON:
-        me = view["me"]
         unknown = unknown_pool(view, self.memory)
-        planner = Planner(sum(view["active"]), deck_pool(view, self.memory, unknown), unknown)
-        hand = view["hands"][me]
-        locked = tuple(token(slot["card"]) for slot in hand if slot["revealed"])
-        hidden_at = hidden_positions(view, me)
-        hidden = tuple(token(hand[p]["card"]) for p in hidden_at)
-        if view["phase"] == "reveal":
-            index, _ = planner.best_reveal(locked, hidden, view["round"])
-            return {"type": "reveal", "position": hidden_at[index]}
-        actions = legal_exchanges(view, self.memory)
-        position = Position(view, planner, known_slots(self.memory, view), locked, hidden, hidden_at)
-        if view["round"] >= 5:
-            scorer = LastRound(position)
-            return max(actions, key=lambda action: (scorer.score(action), -actions.index(action)))
-        return self._best_exchange(position, actions)
-
-    def _best_exchange(self, position: Position, actions: list[JSON]) -> JSON:
-        """Rounds 1-4: expected value of the hand after the exchange, plus the gift's harm."""
-        view, planner, known = position.view, position.planner, position.known
-        locked, hidden, hidden_at = position.locked, position.hidden, position.hidden_at
-        round = view["round"]
-        cache: dict[tuple[int, int], float] = {}
-
-        def after(index: int, received: int) -> float:
-            if (index, received) not in cache:
-                cache[index, received] = planner.after_exchange(locked, hidden, index, received, round)
-            return cache[index, received]
-
-        harm_scale = 1.0 if planner.players == 2 else 1.0 / (planner.players - 1)
-        revealed_x0 = {
-            seat for seat, cards in enumerate(view["hands"]) if any(s["card"] == "x0" for s in cards)
-        }
-
-        def score(action: JSON) -> float:
-            index = hidden_at.index(action["give"])
-            if action["type"] == "deck":
-                return sum(p * after(index, c) for c, p in planner.draw)
-            target = action["target"]
-            taken = known.get(target, {}).get(action["take"])
-            mine = (
-                after(index, token(taken))
-                if taken is not None
-                else sum(p * after(index, c) for c, p in planner.unknown)
-            )
-            gift = hidden[index]
-            harm = 0.0 if gift == HUNDRED and target in revealed_x0 else GIFT_HARM.get(gift, 0.0)
-            return mine + harm * harm_scale
-
-        return max(actions, key=lambda action: (round_score(score(action)), -actions.index(action)))
+        planning = view["phase"] == "exchange" and view["round"] < 5
+        count = samples(sum(view["active"])) if planning else 0
+        worlds = sample_worlds(view, self.memory, count, self.random.stream()) if count else []
+        sight = Sight(unknown, deck_pool(view, self.memory, unknown), known_slots(self.memory, view), worlds)
+        return hard_decision(view, self.memory, sight)
 
 
-def round_score(value: float) -> float:
-    """Scores equal up to float noise compare equal, so ties fall to the first listed action."""
-    return round(value, 9)
+# Worlds sampled per exchange decision, by table size: the work grows with the seats (every
+# seat's odds in every world, and one exchange per seat to score), so fewer worlds at big tables
+# keep the p99 under 200 ms of CPU at ten seats (bench/README.md, "Computer players' arena").
+SAMPLES = {2: 40, 3: 40, 4: 32, 5: 28, 6: 24, 7: 20, 8: 18, 9: 16, 10: 14}
+
+
+def samples(players: int) -> int:
+    return SAMPLES[min(max(players, 2), 10)]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What hard play knows of the cards it cannot see: the odds of each unseen card (anywhere,
+    and at the top of the deck), the cards it placed in others' hands, and the sampled worlds.
+    ``exact``: the one world is the truth (only the bench's oracle is built so)."""
+
+    unknown: Counter[int]
+    draw: Counter[int]
+    known: dict[int, dict[int, str]]
+    worlds: list[World]
+    exact: bool = False
+
+
+def hard_decision(view: JSON, memory: JSON, sight: Sight) -> JSON:
+    me = view["me"]
+    planner = Planner(sum(view["active"]), sight.draw, sight.unknown)
+    hand = view["hands"][me]
+    locked = tuple(token(slot["card"]) for slot in hand if slot["revealed"])
+    hidden_at = hidden_positions(view, me)
+    hidden = tuple(token(hand[p]["card"]) for p in hidden_at)
+    if view["phase"] == "reveal":
+        index, _ = planner.best_reveal(locked, hidden, view["round"])
+        return {"type": "reveal", "position": hidden_at[index]}
+    actions = legal_exchanges(view, memory)
+    seat = Seat(locked, hidden, hidden_at)
+    if view["round"] >= 5:
+        scorer = LastRound(Position(view, planner, sight.known, seat))
+        return max(actions, key=lambda action: (scorer.score(action), -actions.index(action)))
+    plan = TablePlan(view, planner, seat, sight.worlds, sight.exact)
+    candidates = distinct_exchanges(actions, sight.known)
+    return max(candidates, key=lambda action: (plan.score(action, sight.known), -candidates.index(action)))
 
 
 @dataclass(frozen=True)
@@ -490,9 +244,7 @@ class Position:
     view: JSON
     planner: Planner
     known: dict[int, dict[int, str]]  # seat -> position -> card code, as remembered
-    locked: tuple[int, ...]  # its face-up cards
-    hidden: tuple[int, ...]  # its hidden cards, in hand order
-    hidden_at: list[int]  # their positions in the hand
+    seat: Seat  # its own cards
 
 
 class LastRound:
@@ -529,19 +281,20 @@ class LastRound:
         return [(abs(total_of((*faceup, c)) - BUE), p) for c, p in self.position.planner.unknown]
 
     def score(self, action: JSON) -> float:
-        index = self.position.hidden_at.index(action["give"])
-        kept = self.position.hidden[:index] + self.position.hidden[index + 1 :]
+        mine = self.position.seat
+        index = mine.hidden_at.index(action["give"])
+        kept = mine.hidden[:index] + mine.hidden[index + 1 :]
         spreads = dict(self.base)
         if action["type"] == "deck":
             received = self.position.planner.draw
         else:
             target = action["target"]
-            spreads[target] = self._spread(target, self.position.hidden[index])
+            spreads[target] = self._spread(target, mine.hidden[index])
             taken = self.position.known.get(target, {}).get(action["take"])
             received = [(token(taken), 1.0)] if taken is not None else self.position.planner.unknown
         total = 0.0
         for c, p in received:
-            distance = abs(total_of((*self.position.locked, *kept, c)) - BUE)
+            distance = abs(total_of((*mine.locked, *kept, c)) - BUE)
             total += p * self._utility(distance, spreads)
         return round_score(total)
 

@@ -1,0 +1,231 @@
+"""Bué's ``hard`` play against a whole table: determinized sampling (perfect-information Monte
+Carlo, PIMC) of the cards the seat cannot see.
+
+Why PIMC rather than ISMCTS: Bué hides little for long (every round each hand turns one card
+face up, and the last round shows all of them), which is where Long et al. (2010) find
+determinization close to the information-set optimum (high disambiguation); what it cannot
+model, bluffing and information hiding, hardly matters against a blind take. ISMCTS (Cowling
+et al. 2012) would grow a tree over some 230 exchanges a turn at ten seats and need many iterations
+per decision; sampling worlds and scoring every exchange in each, with a planner of its own hand
+and each other seat's odds of a Bué, fits the 200 ms budget at ten seats with counts alone.
+
+A world deals the cards the seat cannot place (``unknown_pool``) at random into the other seats'
+hidden slots it does not know, the rest being the deck. In each world, an exchange is scored by:
+
+- its immediate outcome: this seat's Bué, or the Bué it hands the seat it swaps with;
+- then the race: each other seat, at each exchange until this seat's next one, hits 50 with the
+  odds its hand gives (its best card to give, against the pool of unseen cards), a hit ending the
+  game; if nobody does, this seat's hand is worth what ``Planner`` says.
+
+Utilities are in points minus the others' average, so an opponent's Bué costs 50 / (n - 1).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.bue.planner import (
+    BUE,
+    BUE_POINTS,
+    HUNDRED,
+    X0,
+    X2,
+    Planner,
+    exchange_order,
+    hidden_positions,
+    known_slots,
+    round_score,
+    token,
+    total_of,
+    unknown_pool,
+)
+from games.core import JSON
+
+
+@dataclass(frozen=True)
+class World:
+    """One guess at every card the seat cannot see, consistent with what it saw."""
+
+    hands: dict[int, dict[int, int]]  # other seat -> hidden position -> card token
+    draw: int  # the next card of the deck
+
+
+def sample_worlds(view: JSON, memory: JSON, count: int, generator: random.Random) -> list[World]:
+    """``count`` worlds: the unseen cards dealt at random into the slots the seat cannot see."""
+    pool = sorted(unknown_pool(view, memory).elements())
+    known = known_slots(memory, view)
+    me = view["me"]
+    blind = [
+        (seat, position)
+        for seat in exchange_order(view)
+        if seat != me
+        for position in hidden_positions(view, seat)
+        if position not in known.get(seat, {})
+    ]
+    worlds = []
+    for _ in range(count):
+        cards = list(pool)
+        generator.shuffle(cards)
+        cards += [10] * max(0, len(blind) + 1 - len(cards))  # a memory out of step: never short
+        hands = {seat: {p: token(code) for p, code in slots.items()} for seat, slots in known.items()}
+        for (seat, position), card in zip(blind, cards, strict=False):
+            hands.setdefault(seat, {})[position] = card
+        worlds.append(World(hands, cards[len(blind)]))
+    return worlds
+
+
+def hit_odds(planner: Planner, locked: tuple[int, ...], hidden: Sequence[int]) -> float:
+    """The odds that the hand's next exchange makes 50, giving its best card for it."""
+    cards = (*locked, *hidden)
+    if not hidden or max(cards) >= X2:
+        return max(
+            (planner.hit_chance((*locked, *hidden[:i], *hidden[i + 1 :])) for i in range(len(hidden))),
+            default=0.0,
+        )
+    # No multiplier (nearly every hand): the card needed, or a drawn x2 doubling / x0 cancelling
+    # one of the cards kept.
+    chances, total, best = planner.chances, sum(cards), 0.0
+    x2, x0 = chances.get(X2, 0.0), chances.get(X0, 0.0)
+    for index, card in enumerate(hidden):
+        need = BUE - total + card
+        rest = (*locked, *hidden[:index], *hidden[index + 1 :])
+        chance = chances.get(need, 0.0) + (x2 if need in rest else 0.0) + (x0 if -need in rest else 0.0)
+        best = max(best, chance)
+    return best
+
+
+def no_hit(odds: dict[int, float], seats: Sequence[int]) -> float:
+    """The odds that none of ``seats`` makes 50 with their next exchange."""
+    product = 1.0
+    for seat in seats:
+        product *= 1 - odds[seat]
+    return product
+
+
+@dataclass(frozen=True)
+class Seat:
+    """This seat's own cards, as the planner sees them."""
+
+    locked: tuple[int, ...]  # face up
+    hidden: tuple[int, ...]  # hidden, in hand order
+    hidden_at: list[int]  # their positions in the hand
+
+
+# Handing an opponent a card instead of discarding it changes their game beyond their odds of a
+# Bué next turn: a 100 costs them an exchange, a multiplier gives them ways to 50. In utility
+# points at two seats, shared out among the opponents at bigger tables.
+GIFT_HARM = {HUNDRED: 4.0, X2: -1.5, X0: -4.0}
+
+
+class TablePlan:
+    """Scores this seat's exchanges in rounds 1-4 over sampled worlds.
+
+    Its own hand after the exchange is valued by the planner (``Planner.after_exchange``), which
+    plays on as if the game lasted; the worlds weigh that against every other seat: the value
+    counts only if nobody else makes Bué before this seat's next exchange, and an opponent's Bué
+    costs ``50 / (n - 1)``. A swap changes the target's hand, in each world: the card taken may
+    break their Bué to come, the card given may complete it at once.
+
+    ``exact`` worlds are the truth (the bench's oracle): the card a take or a draw brings is the
+    world's; otherwise it is any unseen card, as likely as its count, and the world only decides
+    the other seats' hands.
+    """
+
+    def __init__(
+        self, view: JSON, planner: Planner, seat: Seat, worlds: Sequence[World], exact: bool
+    ) -> None:
+        self.view, self.planner, self.seat, self.worlds, self.exact = view, planner, seat, worlds, exact
+        me = view["me"]
+        order = exchange_order(view)
+        index = order.index(me)
+        # Until this seat's next exchange: the rest of this round, then the next one up to it.
+        self.after, self.before = order[index + 1 :], order[:index]
+        self.loss = BUE_POINTS / max(1, planner.players - 1)
+        self.faceup = {
+            seat: tuple(token(s["card"]) for s in view["hands"][seat] if s["revealed"]) for seat in order
+        }
+        self.odds_memo: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        self.mine: dict[tuple[int, int], float | None] = {}
+        self.odds = [
+            {seat: self.seat_odds(seat, world.hands[seat]) for seat in order if seat != me}
+            for world in worlds
+        ]
+        self.survival = [no_hit(odds, (*self.after, *self.before)) for odds in self.odds]
+
+    def seat_odds(self, seat: int, hidden: dict[int, int]) -> float:
+        key = (self.faceup[seat], tuple(sorted(hidden.values())))
+        if key not in self.odds_memo:
+            self.odds_memo[key] = hit_odds(self.planner, self.faceup[seat], key[1])
+        return self.odds_memo[key]
+
+    def my_value(self, give: int, received: int) -> float | None:
+        """The planner's value of the hand after giving hidden card ``give`` for ``received``;
+        None for a Bué there and then."""
+        key = (give, received)
+        if key not in self.mine:
+            seat = self.seat
+            kept = (*seat.hidden[:give], received, *seat.hidden[give + 1 :])
+            self.mine[key] = (
+                None
+                if total_of((*seat.locked, *kept)) == BUE
+                else self.planner.after_exchange(seat.locked, seat.hidden, give, received, self.view["round"])
+            )
+        return self.mine[key]
+
+    def outcome(
+        self, survival: float, give: int, received: Sequence[tuple[int, float]], target_bue: bool
+    ) -> float:
+        """Expected utility over the cards this seat may receive."""
+        total = 0.0
+        for card, chance in received:
+            value = self.my_value(give, card)
+            if value is None:
+                # Two Bués at once: the tie rule picks one; call it even.
+                total += chance * ((BUE_POINTS - self.loss) / 2 if target_bue else BUE_POINTS)
+            elif target_bue:
+                total -= chance * self.loss
+            else:
+                total += chance * (survival * value - (1 - survival) * self.loss)
+        return total
+
+    def gift_harm(self, target: int, give: int) -> float:
+        gift = self.seat.hidden[give]
+        if gift == HUNDRED and X0 in self.faceup[target]:
+            return 0.0  # their x0 cancels it
+        return GIFT_HARM.get(gift, 0.0) / max(1, self.planner.players - 1)
+
+    def score(self, action: JSON, known: dict[int, dict[int, str]]) -> float:
+        give = self.seat.hidden_at.index(action["give"])
+        total = 0.0
+        for world, odds, survival in zip(self.worlds, self.odds, self.survival, strict=True):
+            if action["type"] == "deck":
+                received = [(world.draw, 1.0)] if self.exact else self.planner.draw
+                total += self.outcome(survival, give, received, False)
+                continue
+            target, take = action["target"], action["take"]
+            hand = dict(world.hands[target])
+            taken = hand[take]
+            hand[take] = self.seat.hidden[give]
+            target_bue = total_of((*self.faceup[target], *hand.values())) == BUE
+            survival *= (1 - self.seat_odds(target, hand)) / max(1 - odds[target], 1e-9)
+            known_take = self.exact or take in known.get(target, {})
+            received = [(taken, 1.0)] if known_take else self.planner.unknown
+            total += self.outcome(survival, give, received, target_bue) + self.gift_harm(target, give)
+        return round_score(total / len(self.worlds))
+
+
+def distinct_exchanges(actions: Sequence[JSON], known: dict[int, dict[int, str]]) -> list[JSON]:
+    """The exchanges worth scoring apart: blind takes from the same seat are alike to this seat,
+    so one stands for all of them (the first listed)."""
+    seen: set[tuple[int, int]] = set()
+    kept = []
+    for action in actions:
+        if action["type"] == "swap" and action["take"] not in known.get(action["target"], {}):
+            key = (action["give"], action["target"])
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(action)
+    return kept
