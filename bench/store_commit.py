@@ -102,7 +102,10 @@ async def bare_moves(db: aiosqlite.Connection, seconds: float, trace: list[str] 
             "INSERT INTO actions (game_id, number, seat, action, by_timeout, at) VALUES (?, ?, ?, ?, ?, ?)",
             (1, version, change.seat, json.dumps(change.action), 0, now),
         )
-        await db.executemany(SEAT_CHANGE, [(0, 0, version + 1, None, 1, seat) for seat in (0, 1)])
+        # Per seat: total, gone (twice), total, back, stand-in, stood in, decision, back, memory, game, seat.
+        await db.executemany(
+            SEAT_CHANGE, [(0, 0, 0, 0, 0, None, 0, version + 1, 0, None, 1, seat) for seat in (0, 1)]
+        )
         await db.execute("DELETE FROM timers WHERE game_id = ?", (1,))
         await db.executemany(
             "INSERT INTO timers (game_id, seat, kind, decision, due_at) VALUES (?, ?, ?, ?, ?)",
