@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
-from bot.commands import game_group
+from bot.commands import GameHost, game_group
 from bot.render import HIGHLIGHT, INK, MUTED, Canvas, picture
 from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
@@ -17,7 +17,6 @@ from games.bue.robot import BueRobot
 from games.core import JSON, Event, GameError
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
     from bot.tables import Table
 
 CARD_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
@@ -435,5 +434,5 @@ class BueAdapter(GameAdapter):
 ADAPTER = BueAdapter()
 
 
-async def setup(bot: GameBot) -> None:
+async def setup(bot: GameHost) -> None:
     bot.register(ADAPTER, game_group(bot, ADAPTER))

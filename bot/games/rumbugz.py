@@ -28,7 +28,7 @@ from bot.adapter import (
     game_select,
     number,
 )
-from bot.commands import game_group
+from bot.commands import GameHost, game_group
 from bot.i18n import t
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, picture
 from bot.replies import language, reply, show_panel
@@ -52,7 +52,6 @@ from games.rumbugz.bugz import (
 from games.rumbugz.robot import RumBugzRobot
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
     from bot.tables import Table
 
 # Drawing: Bugz as tiles, numbered ones cream, PLYTs purple with the number they stand for.
@@ -1169,5 +1168,5 @@ class RumBugzAdapter(GameAdapter):
 ADAPTER = RumBugzAdapter()
 
 
-async def setup(bot: GameBot) -> None:
+async def setup(bot: GameHost) -> None:
     bot.register(ADAPTER, game_group(bot, ADAPTER))

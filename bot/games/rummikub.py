@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
-from bot.commands import game_group, game_here
+from bot.commands import GameHost, game_group, game_here
 from bot.i18n import described, t
 from bot.records import within_limit
 from bot.render import HIGHLIGHT, MUTED, Canvas, picture
@@ -23,7 +23,6 @@ from games.rummikub.robot import RummikubRobot
 from games.rummikub.tiles import parse_tiles, sorted_tiles
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
     from bot.tables import Table, TableService
 
 TILE_W, TILE_H, TILE_GAP = 40, 56, 4
@@ -324,7 +323,7 @@ async def draw_tile(service: TableService, interaction: discord.Interaction, gam
     await service.act(interaction, game_id, {"type": "draw"}, answer)
 
 
-async def setup(bot: GameBot) -> None:
+async def setup(bot: GameHost) -> None:
     group = game_group(bot, ADAPTER)
     tables = bot.tables
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
-from bot.commands import game_group
+from bot.commands import GameHost, game_group
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, picture
 from bot.replies import language, show_panel
 from bot.tables import truncate
@@ -31,7 +31,6 @@ from games.seriebum.robot import SerieBumRobot
 from games.seriebum.tiles import BUM, COLUMNS, JOLLY, NUMBER, ROWS, RUBA, TILE_ID, TILES
 
 if TYPE_CHECKING:
-    from bot.client import GameBot
     from bot.tables import Table
 
 Colour = tuple[int, int, int]
@@ -621,5 +620,5 @@ class SerieBumAdapter(GameAdapter):
 ADAPTER = SerieBumAdapter()
 
 
-async def setup(bot: GameBot) -> None:
+async def setup(bot: GameHost) -> None:
     bot.register(ADAPTER, game_group(bot, ADAPTER))
