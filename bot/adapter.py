@@ -2,6 +2,8 @@
 
 Everything here is drawn from an engine view: the public view for the channel, a seat's
 own view for that seat's ephemeral and DM messages. The raw state never reaches a renderer.
+A game's flows get the running game as a ``Table`` and ask the table service only what
+``TableMoves`` names: this module sits below the services, and imports none of them.
 """
 
 from __future__ import annotations
