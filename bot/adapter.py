@@ -2,6 +2,8 @@
 
 Everything here is drawn from an engine view: the public view for the channel, a seat's
 own view for that seat's ephemeral and DM messages. The raw state never reaches a renderer.
+A game's flows get the running game as a ``Table`` and ask the table service only what
+``TableMoves`` names: this module sits below the services, and imports none of them.
 """
 
 from __future__ import annotations
@@ -10,18 +12,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
-from bot.i18n import t
+from bot import standins
+from bot.i18n import language_of, t
 from bot.replies import language
-from games.core import JSON, Event, Game, GameError
+from bot.store import GameRow, SeatRow, TimerRow
+from games.core import BACK, JSON, STAND_IN, Event, Game, GameError, perform
 from games.robots import Robot
-
-if TYPE_CHECKING:
-    from bot.tables import Table, TableService
-
 
 # The game version a component is drawn at. Every game button and select carries it, so a click
 # tells which decision its player saw; set by the service around drawing and around each click.
@@ -60,6 +60,68 @@ class Rendered:
         return component_view(self.items) if self.items else None
 
 
+@dataclass
+class Table:
+    """One running game as loaded from the database."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    game: Game
+    adapter: GameAdapter
+    # The computers playing a seat (their own, or one they stand in for), as they remember the game.
+    robots: dict[int, Robot] = field(default_factory=dict)
+    timers: list[TimerRow] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.robots:
+            self.robots = {
+                seat.seat: self.adapter.robot.from_json(seat.robot_state)
+                for seat in self.seats
+                if seat.robot_state is not None and (seat.stand_in is not None or not seat.gone)
+            }
+
+    def play(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
+        """Apply one move; every computer then looks at what its seat now sees. A stand-in sits
+        down, or gets up for the person who is back, with the action that logs it."""
+        events = perform(self.game, seat, action)
+        kind = action.get("type")
+        if kind == STAND_IN and seat not in self.robots:
+            # Seeded from the game and the moment, so the log replays it.
+            seed = (self.row.seed * 16 + seat) * 4096 + self.row.version
+            self.robots[seat] = self.adapter.robot(str(action["level"]), seed)
+        elif kind == BACK:
+            self.robots.pop(seat, None)
+        for robot_seat, robot in self.robots.items():
+            robot.observe(
+                self.game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)]
+            )
+        return events
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id and not s.gone), None)
+
+    @property
+    def names(self) -> list[str]:
+        return self.names_in(language_of(self.row.locale))
+
+    def names_in(self, language: str) -> list[str]:
+        """Each seat's name as players read it ("🤖 for anna" while a computer stands in)."""
+        return [standins.display_name(seat, language) for seat in self.seats]
+
+    def viewer(self, seat: int | None = None, language: str | None = None) -> Viewer:
+        language = language or language_of(self.row.locale)
+        return Viewer(language, self.names_in(language), seat)
+
+    def mention(self, seat: int) -> str:
+        """A person is pinged; a computer, which needs no call, is named."""
+        if self.seats[seat].played_by_computer:
+            return f"**{self.names[seat]}**"
+        return f"<@{self.seats[seat].user_id}>"
+
+    def jump_url(self) -> str:
+        return f"https://discord.com/channels/{self.row.guild_id}/{self.row.channel_id}/{self.row.message_id}"
+
+
 def component_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     """Components to send; their clicks reach the game through DynamicItems.
 
@@ -81,11 +143,27 @@ def number(text: str) -> int:
     return int(text)
 
 
+class TableMoves(Protocol):
+    """What a game's own flows ask of the table service (``bot.tables.TableService``)."""
+
+    async def load_player(self, game_id: int, user_id: int) -> tuple[Table, int]: ...
+
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
+        answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
+    ) -> None: ...
+
+    async def render(self, table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered: ...
+
+
 @dataclass(frozen=True)
 class Click:
     """A game's own button or select, as its adapter receives it."""
 
-    service: TableService
+    service: TableMoves
     interaction: discord.Interaction
     game_id: int
     parts: list[str]
@@ -257,7 +335,7 @@ class GameAdapter(ABC):
 
     async def on_component(
         self,
-        service: TableService,
+        service: TableMoves,
         interaction: discord.Interaction,
         game_id: int,
         move: str,

@@ -13,12 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import GameAdapter, drawn_at
-from bot.commands import GameTree, leaderboard_command
+from bot.commands import GameTree, history_command, leaderboard_command, stats_command
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
-from bot.records import history_command, stats_command
 from bot.replies import claim, language, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin
@@ -75,8 +74,10 @@ class GameBot(commands.Bot):
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
         self.game_extensions = tuple(extensions)
         self.adapters: dict[str, GameAdapter] = {}
-        self.tables = TableService(self, after_delivery)
-        self.lobbies = Lobbies(self)
+        # The services get what they need; the store and the timers follow once opened.
+        self.tables = TableService(self.adapters, settings, self, after_delivery)
+        # Read at each lobby: a test may seed the next game by setting the bot's seed_source.
+        self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source())
 
     @staticmethod
     def client_options(settings: Settings) -> dict[str, Any]:
@@ -91,6 +92,7 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database, self.settings.shards)
         self.timers = TimerService(self.store, self.tables.fire)
+        self.tables.open(self.store, self.timers)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CommandTranslator())
         for extension in self.game_extensions:

@@ -1,24 +1,45 @@
-"""Slash commands every game shares, and the leaderboard."""
+"""Slash commands every game shares, and the leaderboard, /stats and /history."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Mapping
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter
 from bot.i18n import described, t
-from bot.records import decimal, game_choices, nothing_yet
+from bot.lobby import Lobbies
+from bot.records import decimal, game_choices, history_embed, nothing_yet, stats_embed
 from bot.replies import claim, language, reply, report_error
+from bot.store import Store
+from bot.tables import TableService
 from games.core import TABLE_OPTIONS, GameError, Option
 from games.robots import LEVELS
 
-if TYPE_CHECKING:
-    from bot.client import GameBot
-    from bot.tables import TableService
+
+class Services(Protocol):
+    """What the commands work with: the services the bot holds once it has started."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def adapters(self) -> Mapping[str, GameAdapter]: ...
+
+    @property
+    def tables(self) -> TableService: ...
+
+    @property
+    def lobbies(self) -> Lobbies: ...
+
+
+class GameHost(Services, Protocol):
+    """What a game's extension plugs into (its ``setup``): its adapter and its command group."""
+
+    def register(self, adapter: GameAdapter, group: app_commands.Group) -> None: ...
 
 
 async def game_here(
@@ -97,7 +118,7 @@ def optional(name: str, annotation: Any) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation | None)
 
 
-def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutine[Any, Any, None]]:
+def start_callback(services: Services, adapter: GameAdapter) -> Callable[..., Coroutine[Any, Any, None]]:
     """``/<game> start``: the game's ``start_options``, then the turn timeout; opens the lobby.
 
     discord.py reads each option's type, range and description from the callback when the command
@@ -116,7 +137,7 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
         if level not in LEVELS:
             raise GameError("error.robot_level", level=level)
         count = option_number("computers", computers) or 0
-        await bot.lobbies.open(
+        await services.lobbies.open(
             interaction,
             adapter,
             given,
@@ -150,12 +171,12 @@ def start_callback(bot: GameBot, adapter: GameAdapter) -> Callable[..., Coroutin
     return app_commands.choices(computer_level=levels)(described_start(start))
 
 
-def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
+def game_group(services: Services, adapter: GameAdapter) -> app_commands.Group:
     """``/<game> start|hand|table|score|rules|leave|abort``; a game may add commands of its own."""
     group = app_commands.Group(
         name=adapter.name, description=described(f"{adapter.name}.cmd.group"), guild_only=True
     )
-    tables = bot.tables
+    tables = services.tables
     kind = adapter.name
 
     @group.command(name="hand", description=described("cmd.hand"))
@@ -184,7 +205,7 @@ def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
     async def leave(interaction: discord.Interaction) -> None:
         row = await tables.game_in_channel(interaction.channel_id, adapter.name)
         if row.status == "lobby":
-            await bot.lobbies.handle(interaction, row.id, "leave")
+            await services.lobbies.handle(interaction, row.id, "leave")
         else:
             await tables.leave(interaction, row.id)
 
@@ -192,7 +213,7 @@ def game_group(bot: GameBot, adapter: GameAdapter) -> app_commands.Group:
     async def abort(interaction: discord.Interaction) -> None:
         await tables.abort(interaction, await game_here(tables, interaction, kind, lobby_too=True))
 
-    group.command(name="start", description=described(f"{kind}.cmd.start"))(start_callback(bot, adapter))
+    group.command(name="start", description=described(f"{kind}.cmd.start"))(start_callback(services, adapter))
     return group
 
 
@@ -201,11 +222,11 @@ def rank_mark(index: int) -> str:
     return medals[index] if index < len(medals) else f"{index + 1}."
 
 
-async def rating_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) -> list[str]:
+async def rating_lines(services: Services, guild_id: int, kind: str | None, lang: str) -> list[str]:
     """The leaderboard by conservative rating; ratings are per game, so a game must be chosen."""
     if kind is None:
         raise GameError("stats.error.rating_needs_game")
-    standings = await bot.store.rating_board(guild_id, kind)
+    standings = await services.store.rating_board(guild_id, kind)
     return [
         t(
             lang,
@@ -219,10 +240,10 @@ async def rating_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str)
     ]
 
 
-async def win_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) -> list[str]:
+async def win_lines(services: Services, guild_id: int, kind: str | None, lang: str) -> list[str]:
     """Wins and matches, ranked by wins; points only in one game's board: they are on different
     scales in different games (a Bué match is won at 110, a Rummikub round costs what is left)."""
-    standings = await bot.store.leaderboard(guild_id, kind)
+    standings = await services.store.leaderboard(guild_id, kind)
     if kind is None:
         standings = sorted(standings, key=lambda standing: (-standing.wins, standing.games))
     return [
@@ -239,7 +260,7 @@ async def win_lines(bot: GameBot, guild_id: int, kind: str | None, lang: str) ->
     ]
 
 
-def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
+def leaderboard_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
     orders = [
         app_commands.Choice(name=described("stats.order.wins"), value="wins"),
         app_commands.Choice(name=described("stats.order.rating"), value="rating"),
@@ -247,7 +268,7 @@ def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[t
 
     @app_commands.command(name="leaderboard", description=described("cmd.leaderboard"))
     @app_commands.describe(game=described("cmd.leaderboard.game"), order=described("stats.cmd.order"))
-    @app_commands.choices(game=game_choices(bot), order=orders)
+    @app_commands.choices(game=game_choices(services.adapters), order=orders)
     @app_commands.guild_only()
     async def leaderboard(
         interaction: discord.Interaction,
@@ -257,9 +278,11 @@ def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[t
         lang = language(interaction)
         kind = game.value if game else None
         by_rating = order is not None and order.value == "rating"
-        lines = await (rating_lines if by_rating else win_lines)(bot, interaction.guild_id or 0, kind, lang)
+        lines = await (rating_lines if by_rating else win_lines)(
+            services, interaction.guild_id or 0, kind, lang
+        )
         if not lines:
-            raise nothing_yet(bot, lang, "common.leaderboard_empty", kind)
+            raise nothing_yet(services.adapters, lang, "common.leaderboard_empty", kind)
         title = t(
             lang,
             "common.leaderboard_title",
@@ -269,3 +292,45 @@ def leaderboard_command(bot: GameBot) -> app_commands.Command:  # type: ignore[t
         await reply(interaction, embeds=[embed], ephemeral=False)
 
     return leaderboard
+
+
+def stats_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
+    @app_commands.command(name="stats", description=described("stats.cmd"))
+    @app_commands.describe(player=described("stats.cmd.player"), game=described("cmd.leaderboard.game"))
+    @app_commands.choices(game=game_choices(services.adapters))
+    @app_commands.guild_only()
+    async def stats(
+        interaction: discord.Interaction,
+        player: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        # Discord resolves the player it offers; a forged id comes as a bare Object, or not a user.
+        if player is not None and not isinstance(player, discord.abc.User):
+            raise GameError("stats.error.unknown_player")
+        embed, chart = await stats_embed(
+            services.store,
+            services.adapters,
+            interaction.guild_id or 0,
+            player or interaction.user,
+            game.value if game else None,
+            language(interaction),
+        )
+        await reply(interaction, embeds=[embed], file=chart, ephemeral=False)
+
+    return stats
+
+
+def history_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
+    @app_commands.command(name="history", description=described("stats.cmd.history"))
+    @app_commands.describe(game=described("cmd.leaderboard.game"))
+    @app_commands.choices(game=game_choices(services.adapters))
+    @app_commands.guild_only()
+    async def history(interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        lang = language(interaction)
+        kind = game.value if game else None
+        matches = await services.store.finished_matches(interaction.guild_id or 0, kind)
+        if not matches:
+            raise nothing_yet(services.adapters, lang, "stats.error.no_history", kind)
+        await reply(interaction, embeds=[history_embed(lang, kind, matches)], ephemeral=False)
+
+    return history

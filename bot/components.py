@@ -9,26 +9,36 @@ a number the database cannot hold.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine
+from typing import Any, Protocol
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.client import GameBot
+from bot.replies import chosen_values
+
+
+class ComponentHost(Protocol):
+    """The bot a game's click reaches (``interaction.client``): what runs the move, and its guard
+    that answers any error."""
+
+    async def on_game_component(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        move: str,
+        arg: str,
+        values: list[str],
+    ) -> None: ...
+
+    async def guard(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None: ...
+
 
 TEMPLATE = r"(?P<game>\d{1,19}):(?P<version>\d{1,19}):(?P<move>\w{1,40}):(?P<arg>.*)"
 
 
-def chosen_values(interaction: discord.Interaction) -> list[str]:
-    """The values chosen in a select, read defensively: a forged interaction may carry a
-    select's id on a button, or anything as values."""
-    data: Any = interaction.data or {}
-    values = data.get("values") if isinstance(data, dict) else None
-    return [str(value) for value in values] if isinstance(values, list) else []
-
-
 def _dispatch(interaction: discord.Interaction, match: re.Match[str]) -> Any:
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot: ComponentHost = interaction.client  # type: ignore[assignment]
     values = chosen_values(interaction)
     work = bot.on_game_component(
         interaction, int(match["game"]), int(match["version"]), match["move"], match["arg"], values

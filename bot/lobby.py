@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, Protocol
 
 import discord
 
 from bot import standins
 from bot.adapter import GameAdapter, component_view
-from bot.components import chosen_values
 from bot.i18n import duration_text, language_of, parse_duration, t
-from bot.replies import language, show_panel
+from bot.replies import chosen_values, language, show_panel
 from bot.store import ChannelBusy, GameRow, SeatRow
-from bot.tables import check_origin
+from bot.tables import TableService, check_origin
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
 
 DEFAULT_TIMEOUT = 24 * 3600
 MIN_TIMEOUT = 60
@@ -106,7 +102,7 @@ class LobbyButton(
         return cls(int(match["game"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: LobbyHost = interaction.client  # type: ignore[assignment]
         await bot.guard(interaction, bot.lobbies.handle(interaction, self.game_id, self.move))
 
 
@@ -136,7 +132,7 @@ class LobbySelect(
         return cls(int(match["game"]), match["move"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: LobbyHost = interaction.client  # type: ignore[assignment]
         chosen = next(iter(chosen_values(interaction)), "")
         await bot.guard(interaction, bot.lobbies.computers(interaction, self.game_id, self.move, chosen))
 
@@ -173,9 +169,25 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
     )
 
 
+class LobbyHost(Protocol):
+    """The bot a lobby click reaches (``interaction.client``): its lobbies, and its guard that
+    answers any error."""
+
+    @property
+    def lobbies(self) -> Lobbies: ...
+
+    async def guard(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None: ...
+
+
 class Lobbies:
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+    """Lobbies: opened by a start command, filled by clicks, begun as a running game."""
+
+    def __init__(
+        self, tables: TableService, adapters: Mapping[str, GameAdapter], seed_source: Callable[[], int]
+    ) -> None:
+        self.tables = tables
+        self.adapters = adapters
+        self.seed_source = seed_source
 
     async def open(
         self,
@@ -196,7 +208,7 @@ class Lobbies:
         channel_lang = language_of(interaction.guild_locale or interaction.locale)
         user = interaction.user
         try:
-            game_id = await self.bot.store.create_lobby(
+            game_id = await self.tables.store.create_lobby(
                 kind=adapter.name,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
@@ -206,39 +218,39 @@ class Lobbies:
                 locale=channel_lang,
                 options=resolved,
                 turn_timeout=timeout,
-                seed=self.bot.seed_source(),
+                seed=self.seed_source(),
                 now=discord.utils.utcnow().timestamp(),
                 players=players,
             )
         except ChannelBusy as busy:
             game = t(language(interaction), f"{busy.game.kind}.title")
             raise GameError("error.channel_busy", game=game, url=message_url(busy.game)) from None
-        seats = await self.bot.store.seats(game_id)
+        seats = await self.tables.store.seats(game_id)
         for level in robots[: adapter.engine.max_players - len(seats)]:
-            await self.bot.store.add_robot(game_id, level, robot_name(channel_lang, level, seats))
-            seats = await self.bot.store.seats(game_id)
-        row = await self.bot.store.game(game_id)
+            await self.tables.store.add_robot(game_id, level, robot_name(channel_lang, level, seats))
+            seats = await self.tables.store.seats(game_id)
+        row = await self.tables.store.game(game_id)
         await interaction.response.send_message(
             embed=lobby_embed(adapter, row, seats, channel_lang), view=lobby_view(game_id, channel_lang)
         )
         message = await interaction.original_response()
-        await self.bot.store.set_message(game_id, message.id)
+        await self.tables.store.set_message(game_id, message.id)
 
     async def handle(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
         if move == "cancel":
             # Closing a lobby is closing a game: abort takes the game's lock itself.
-            await self.bot.tables.abort(interaction, game_id)
+            await self.tables.abort(interaction, game_id)
             return
         if move == "computers":
             await self.computers(interaction, game_id, "panel", "")
             return
-        async with self.bot.tables.lock(game_id):
-            row = await self.bot.store.game(game_id)
+        async with self.tables.lock(game_id):
+            row = await self.tables.store.game(game_id)
             if row is None or row.status != "lobby":
                 raise GameError("error.lobby_closed")
             check_origin(interaction, row, private=False)
-            adapter = self.bot.adapters[row.kind]
-            seats = await self.bot.store.seats(game_id)
+            adapter = self.adapters[row.kind]
+            seats = await self.tables.store.seats(game_id)
             user = interaction.user
             seated = any(seat.user_id == user.id for seat in seats)
             if move == "join":
@@ -246,13 +258,13 @@ class Lobbies:
                     raise GameError("error.already_joined")
                 if len(seats) >= adapter.engine.max_players:
                     raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
-                await self.bot.store.join(game_id, user.id, user.display_name, str(interaction.locale))
+                await self.tables.store.join(game_id, user.id, user.display_name, str(interaction.locale))
             elif move == "leave":
                 if not seated:
                     raise GameError("error.not_in_lobby")
                 if user.id == row.host_id:
                     raise GameError("error.host_cannot_leave")
-                await self.bot.store.leave_lobby(game_id, user.id)
+                await self.tables.store.leave_lobby(game_id, user.id)
             elif move == "begin":
                 if user.id != row.host_id:
                     raise GameError("error.host_only")
@@ -262,7 +274,7 @@ class Lobbies:
                 return
             else:
                 raise GameError("error.unknown_action")
-            seats = await self.bot.store.seats(game_id)
+            seats = await self.tables.store.seats(game_id)
             await interaction.response.edit_message(
                 embed=lobby_embed(adapter, row, seats, language_of(row.locale))
             )
@@ -270,29 +282,29 @@ class Lobbies:
     async def computers(self, interaction: discord.Interaction, game_id: int, move: str, chosen: str) -> None:
         """The host's panel of computer players: ``add`` one at level ``chosen``, ``remove`` the one
         in seat ``chosen``, or just show the ``panel``. The lobby message follows each change."""
-        async with self.bot.tables.lock(game_id):
-            row = await self.bot.store.game(game_id)
+        async with self.tables.lock(game_id):
+            row = await self.tables.store.game(game_id)
             if row is None or row.status != "lobby":
                 raise GameError("error.lobby_closed")
             check_origin(interaction, row, private=False)
             if interaction.user.id != row.host_id:
                 raise GameError("error.host_only_computers")
-            adapter = self.bot.adapters[row.kind]
-            seats = await self.bot.store.seats(game_id)
+            adapter = self.adapters[row.kind]
+            seats = await self.tables.store.seats(game_id)
             if move == "add":
                 if chosen not in LEVELS:
                     raise GameError("error.robot_level", level=chosen)
                 if len(seats) >= adapter.engine.max_players:
                     raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
-                await self.bot.store.add_robot(game_id, chosen, robot_name(row.locale, chosen, seats))
+                await self.tables.store.add_robot(game_id, chosen, robot_name(row.locale, chosen, seats))
             elif move == "remove":
                 robot = next((seat for seat in seats if seat.is_robot and str(seat.seat) == chosen), None)
                 if robot is None:
                     raise GameError("error.out_of_date")
-                await self.bot.store.leave_lobby(game_id, robot.user_id)
+                await self.tables.store.leave_lobby(game_id, robot.user_id)
             elif move != "panel":
                 raise GameError("error.unknown_action")
-            seats = await self.bot.store.seats(game_id)
+            seats = await self.tables.store.seats(game_id)
             lang = language(interaction)
             panel = component_view(computer_menus(game_id, seats, adapter.engine.max_players, lang))
             await show_panel(interaction, t(lang, "lobby.computers_panel"), view=panel)
@@ -301,7 +313,7 @@ class Lobbies:
 
     async def _refresh(self, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]) -> None:
         """Redraw the lobby message after a change made from a private panel."""
-        channel = await self.bot.tables.channel(row.channel_id)
+        channel = await self.tables.channel(row.channel_id)
         if channel is not None and row.message_id is not None:
             embed = lobby_embed(adapter, row, seats, language_of(row.locale))
             await channel.get_partial_message(row.message_id).edit(embed=embed)
@@ -309,14 +321,14 @@ class Lobbies:
     async def _begin(
         self, interaction: discord.Interaction, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]
     ) -> None:
-        tables = self.bot.tables
+        tables = self.tables
         publication = await tables.begin(row, list(seats), adapter)
         await interaction.response.defer()
         # Finished too: a deal may decide the match (a Bué dealt).
         await tables.deliver(await tables.load(row.id, finished_too=True), publication)
 
     async def rematch(self, interaction: discord.Interaction, row: GameRow) -> None:
-        seats = await self.bot.store.seats(row.id)
+        seats = await self.tables.store.seats(row.id)
         if not any(seat.user_id == interaction.user.id for seat in seats):
             raise GameError("error.not_a_player")
         players = [
@@ -324,7 +336,7 @@ class Lobbies:
         ]
         await self.open(
             interaction,
-            self.bot.adapters[row.kind],
+            self.adapters[row.kind],
             row.options,
             f"{row.turn_timeout // 60}m",
             players=players,

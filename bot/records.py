@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -12,16 +12,14 @@ import discord
 from discord import app_commands
 
 from bot import charts
-from bot.i18n import described, t
+from bot.i18n import t
 from bot.ratings import Skill, default_skill, user_entry
-from bot.replies import NothingYet, language, reply
+from bot.replies import NothingYet
 from bot.store import FinishedMatch, PastResult, Store
-from games.core import Event, GameError
+from games.core import Event
 
 if TYPE_CHECKING:
-    from bot.adapter import Viewer
-    from bot.client import GameBot
-    from bot.tables import Table
+    from bot.adapter import GameAdapter, Table, Viewer
 
 SCORE_CHART_FILE = "scores.png"
 RATING_CHART_FILE = "rating.png"
@@ -42,14 +40,14 @@ def game_title(language: str, kind: str) -> str:
     return t(language, f"{kind}.title")
 
 
-def game_choices(bot: GameBot) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=game_title("en", kind), value=kind) for kind in sorted(bot.adapters)]
+def game_choices(games: Iterable[str]) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=game_title("en", kind), value=kind) for kind in sorted(games)]
 
 
-def nothing_yet(bot: GameBot, language: str, key: str, kind: str | None, **params: str) -> NothingYet:
+def nothing_yet(games: Iterable[str], language: str, key: str, kind: str | None, **params: str) -> NothingYet:
     """An empty answer that says how to fill it: with the start command of the game asked about,
     or of every game."""
-    kinds = [kind] if kind else sorted(bot.adapters)
+    kinds = [kind] if kind else sorted(games)
     commands = [f"`/{k} start`" for k in kinds]
     listed = t(language, "stats.empty.or").join(
         [", ".join(commands[:-1]), commands[-1]] if kinds[1:] else commands
@@ -149,12 +147,16 @@ def result_line(language: str, result: PastResult) -> str:
 
 
 async def stats_embed(
-    bot: GameBot, guild_id: int, user: discord.abc.User, kind: str | None, lang: str
+    store: Store,
+    adapters: Mapping[str, GameAdapter],
+    guild_id: int,
+    user: discord.abc.User,
+    kind: str | None,
+    lang: str,
 ) -> tuple[discord.Embed, discord.File | None]:
-    store = bot.store
     record = await store.player_record(guild_id, user.id, kind)
     if record is None:
-        raise nothing_yet(bot, lang, "stats.error.no_matches", kind, name=user.display_name)
+        raise nothing_yet(adapters, lang, "stats.error.no_matches", kind, name=user.display_name)
     kinds = [kind] if kind else await store.kinds_played(guild_id, user.id)
     title_game = game_title(lang, kind) if kind else t(lang, "common.all_games")
     embed = discord.Embed(
@@ -188,7 +190,7 @@ async def stats_embed(
         )
     for k in kinds:
         feats = await store.feat_counts(guild_id, user.id, k)
-        adapter = bot.adapters.get(k)
+        adapter = adapters.get(k)
         # Every feat the game counts is shown, made or not yet.
         for feat in dict.fromkeys(adapter.feat_events.values() if adapter else ()):
             embed.add_field(name=t(lang, f"stats.feat.{feat}"), value=str(feats.get(feat, 0)))
@@ -213,31 +215,6 @@ async def stats_embed(
     png = await asyncio.to_thread(charts.draw_ratings, chart)
     embed.set_image(url=f"attachment://{RATING_CHART_FILE}")
     return embed, discord.File(io.BytesIO(png), filename=RATING_CHART_FILE)
-
-
-def stats_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
-    @app_commands.command(name="stats", description=described("stats.cmd"))
-    @app_commands.describe(player=described("stats.cmd.player"), game=described("cmd.leaderboard.game"))
-    @app_commands.choices(game=game_choices(bot))
-    @app_commands.guild_only()
-    async def stats(
-        interaction: discord.Interaction,
-        player: discord.User | None = None,
-        game: app_commands.Choice[str] | None = None,
-    ) -> None:
-        # Discord resolves the player it offers; a forged id comes as a bare Object, or not a user.
-        if player is not None and not isinstance(player, discord.abc.User):
-            raise GameError("stats.error.unknown_player")
-        embed, chart = await stats_embed(
-            bot,
-            interaction.guild_id or 0,
-            player or interaction.user,
-            game.value if game else None,
-            language(interaction),
-        )
-        await reply(interaction, embeds=[embed], file=chart, ephemeral=False)
-
-    return stats
 
 
 # ---------------------------------------------------------------------- /history
@@ -266,26 +243,14 @@ def within_limit(parts: Sequence[str], separator: str, limit: int = EMBED_DESCRI
     return separator.join(kept)
 
 
-def history_command(bot: GameBot) -> app_commands.Command:  # type: ignore[type-arg]
-    @app_commands.command(name="history", description=described("stats.cmd.history"))
-    @app_commands.describe(game=described("cmd.leaderboard.game"))
-    @app_commands.choices(game=game_choices(bot))
-    @app_commands.guild_only()
-    async def history(interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
-        lang = language(interaction)
-        kind = game.value if game else None
-        matches = await bot.store.finished_matches(interaction.guild_id or 0, kind)
-        if not matches:
-            raise nothing_yet(bot, lang, "stats.error.no_history", kind)
-        embed = discord.Embed(
-            title=t(
-                lang,
-                "stats.history_title",
-                game=game_title(lang, kind) if kind else t(lang, "common.all_games"),
-            ),
-            description=within_limit([match_text(lang, match) for match in matches], "\n\n"),
-            colour=discord.Colour.blurple(),
-        )
-        await reply(interaction, embeds=[embed], ephemeral=False)
-
-    return history
+def history_embed(language: str, kind: str | None, matches: Sequence[FinishedMatch]) -> discord.Embed:
+    """The last finished matches, of one game or of all, newest first."""
+    return discord.Embed(
+        title=t(
+            language,
+            "stats.history_title",
+            game=game_title(language, kind) if kind else t(language, "common.all_games"),
+        ),
+        description=within_limit([match_text(language, match) for match in matches], "\n\n"),
+        colour=discord.Colour.blurple(),
+    )

@@ -135,3 +135,11 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await reply(interaction, text)
     except discord.HTTPException:
         log.warning("could not tell the user about an error", exc_info=True)
+
+
+def chosen_values(interaction: discord.Interaction) -> list[str]:
+    """The values chosen in a select, read defensively: a forged interaction may carry a
+    select's id on a button, or anything as values."""
+    data: Any = interaction.data or {}
+    values = data.get("values") if isinstance(data, dict) else None
+    return [str(value) for value in values] if isinstance(values, list) else []

@@ -13,22 +13,19 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 import discord
 
 from bot import standins
-from bot.adapter import GameAdapter, Rendered, Viewer, component_view, drawn_at, game_button
+from bot.adapter import GameAdapter, Rendered, Table, component_view, drawn_at, game_button
+from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.records import ResultsChart, score_chart
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
-from games.core import BACK, LEAVE, STAND_IN, Event, Game, GameError, perform
-from games.robots import Robot
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
+from games.core import BACK, LEAVE, STAND_IN, Event, GameError
 
 log = logging.getLogger(__name__)
 
@@ -42,68 +39,6 @@ CHART_PART = "chart"
 ROBOT_MOVE = "robot"
 # The outbox part naming the table message when it must be posted again (see ``part_nonce``).
 TABLE_PART = "table"
-
-
-@dataclass
-class Table:
-    """One running game as loaded from the database."""
-
-    row: GameRow
-    seats: list[SeatRow]
-    game: Game
-    adapter: GameAdapter
-    # The computers playing a seat (their own, or one they stand in for), as they remember the game.
-    robots: dict[int, Robot] = field(default_factory=dict)
-    timers: list[TimerRow] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if not self.robots:
-            self.robots = {
-                seat.seat: self.adapter.robot.from_json(seat.robot_state)
-                for seat in self.seats
-                if seat.robot_state is not None and (seat.stand_in is not None or not seat.gone)
-            }
-
-    def play(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        """Apply one move; every computer then looks at what its seat now sees. A stand-in sits
-        down, or gets up for the person who is back, with the action that logs it."""
-        events = perform(self.game, seat, action)
-        kind = action.get("type")
-        if kind == STAND_IN and seat not in self.robots:
-            # Seeded from the game and the moment, so the log replays it.
-            seed = (self.row.seed * 16 + seat) * 4096 + self.row.version
-            self.robots[seat] = self.adapter.robot(str(action["level"]), seed)
-        elif kind == BACK:
-            self.robots.pop(seat, None)
-        for robot_seat, robot in self.robots.items():
-            robot.observe(
-                self.game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)]
-            )
-        return events
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id and not s.gone), None)
-
-    @property
-    def names(self) -> list[str]:
-        return self.names_in(language_of(self.row.locale))
-
-    def names_in(self, language: str) -> list[str]:
-        """Each seat's name as players read it ("🤖 for anna" while a computer stands in)."""
-        return [standins.display_name(seat, language) for seat in self.seats]
-
-    def viewer(self, seat: int | None = None, language: str | None = None) -> Viewer:
-        language = language or language_of(self.row.locale)
-        return Viewer(language, self.names_in(language), seat)
-
-    def mention(self, seat: int) -> str:
-        """A person is pinged; a computer, which needs no call, is named."""
-        if self.seats[seat].played_by_computer:
-            return f"**{self.names[seat]}**"
-        return f"<@{self.seats[seat].user_id}>"
-
-    def jump_url(self) -> str:
-        return f"https://discord.com/channels/{self.row.guild_id}/{self.row.channel_id}/{self.row.message_id}"
 
 
 @dataclass(frozen=True)
@@ -251,16 +186,59 @@ def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+class Messenger(Protocol):
+    """How the service reaches Discord's channels and DMs: the client (or SimCord's)."""
+
+    def get_channel(self, id: int, /) -> Any: ...
+
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+
+class Timers(Protocol):
+    """The timers' loop (``bot.timers.TimerService``), woken when a move writes new timers."""
+
+    def poke(self, earliest: float | None = None) -> None: ...
+
+
 class TableService:
-    def __init__(self, bot: GameBot, after_delivery: Callable[[], None] | None = None) -> None:
-        self.bot = bot
+    """Runs the games: given the games it knows, the settings and a way to send, then the store
+    and the timers' wake-up once the bot has opened them (``open``)."""
+
+    def __init__(
+        self,
+        adapters: Mapping[str, GameAdapter],
+        settings: Settings,
+        messenger: Messenger,
+        after_delivery: Callable[[], None] | None = None,
+    ) -> None:
+        self.adapters = adapters
+        self.settings = settings
+        self.messenger = messenger
         # Told once each delivery is done: a page that shows channels by itself redraws then.
         self.after_delivery = after_delivery
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._store: Store | None = None
+        self._timers: Timers | None = None
+
+    def open(self, store: Store, timers: Timers) -> None:
+        """The store to play from, and the timers to wake when a move writes new ones."""
+        self._store, self._timers = store, timers
+
+    def poke_timers(self, earliest: float | None = None) -> None:
+        if self._timers is not None:
+            self._timers.poke(earliest)
 
     @property
     def store(self) -> Store:
-        return self.bot.store
+        if self._store is None:
+            raise RuntimeError("the table service plays from a store: open it first")
+        return self._store
 
     def now(self) -> float:
         return discord.utils.utcnow().timestamp()
@@ -275,7 +253,7 @@ class TableService:
         game, robots = table.game, table.robots
         people = {seat: actions for seat, actions in game.required_to_act().items() if seat not in robots}
         return plan_timers(people, previous, table.row.turn_timeout, now) + plan_robot_moves(
-            game.to_act(), robots, changed, previous, self.bot.settings.robot_pause, now
+            game.to_act(), robots, changed, previous, self.settings.robot_pause, now
         )
 
     async def begin(self, row: GameRow, seats: list[SeatRow], adapter: GameAdapter) -> Publication:
@@ -300,7 +278,7 @@ class TableService:
             dealt=dealt,
             now=now,
         )
-        self.bot.timers.poke()
+        self.poke_timers()
         return publication
 
     @staticmethod
@@ -342,7 +320,7 @@ class TableService:
         statuses = ("running", "finished") if finished_too else ("running",)
         if snapshot is None or snapshot.game.status not in statuses or snapshot.game.state is None:
             raise GameError("error.game_not_running")
-        row, adapter = snapshot.game, self.bot.adapters[snapshot.game.kind]
+        row, adapter = snapshot.game, self.adapters[snapshot.game.kind]
         game = adapter.engine.from_json(row.state)
         return Table(row, snapshot.seats, game, adapter, timers=snapshot.timers)
 
@@ -464,7 +442,7 @@ class TableService:
         )
         table.seats = change.seats_after(table.seats, version)
         table.timers = [TimerRow(table.row.id, *timer) for timer in change.timers]
-        self.bot.timers.poke(min((due_at for *_, due_at in change.timers), default=None))
+        self.poke_timers(min((due_at for *_, due_at in change.timers), default=None))
         return publication
 
     @staticmethod
@@ -719,16 +697,18 @@ class TableService:
     async def _dm_channel(self, seat: SeatRow) -> discord.abc.Messageable:
         """The player's DM channel: known from the database, or opened once and remembered."""
         if seat.dm_channel_id is not None:
-            return self.bot.get_partial_messageable(seat.dm_channel_id, type=discord.ChannelType.private)
-        channel = await self.bot.create_dm(discord.Object(id=seat.user_id))
+            return self.messenger.get_partial_messageable(
+                seat.dm_channel_id, type=discord.ChannelType.private
+            )
+        channel = await self.messenger.create_dm(discord.Object(id=seat.user_id))
         await self.store.set_dm_channel(seat.user_id, channel.id)
         return channel
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
-        channel = self.bot.get_channel(channel_id)
+        channel = self.messenger.get_channel(channel_id)
         if channel is None:
             try:
-                channel = await self.bot.fetch_channel(channel_id)
+                channel = await self.messenger.fetch_channel(channel_id)
             except discord.HTTPException:
                 log.warning("channel %s is not reachable", channel_id)
                 return None
@@ -850,7 +830,7 @@ class TableService:
                     await channel.get_partial_message(row.message_id).edit(content=text, view=None)
                 except discord.NotFound:
                     await channel.send(text)
-        self.bot.timers.poke()
+        self.poke_timers()
 
     # ------------------------------------------------------------------ timers
 

@@ -1,24 +1,17 @@
-"""Bué in Discord: the table, private hands, and the exchange and reveal flows."""
+"""The table: the cards as pictures, the table message and each hand, and the words of the events."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import discord
 
-from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
-from bot.commands import game_group
+from bot.adapter import GameAdapter, Rendered, Viewer, game_button
 from bot.render import HIGHLIGHT, INK, MUTED, Canvas, picture
-from bot.replies import language, show_panel
-from bot.replies import replace as replace_panel
 from games.bue import Bue
 from games.bue.robot import BueRobot
-from games.core import JSON, Event, GameError
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
-    from bot.tables import Table
+from games.core import JSON, Event
 
 CARD_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "b": ((40, 110, 200), INK),
@@ -45,7 +38,9 @@ def stamp(view: JSON) -> str:
     return f"{view['game_number']}.{view['round']}"
 
 
-class BueAdapter(GameAdapter):
+class TableSide(GameAdapter):
+    """What everyone sees, and each player's hand."""
+
     engine = Bue
     robot = BueRobot
     colour = discord.Colour.from_rgb(40, 110, 200)
@@ -270,170 +265,3 @@ class BueAdapter(GameAdapter):
             title = viewer.t("bue.results.match_title", name=viewer.name(event.params["seat"]))
             return self.match_results(title, viewer, event.params["totals"])
         return None
-
-    # ------------------------------------------------------------------ flows
-
-    def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
-        return {
-            "exchange": self._open_exchange,
-            "give": self._choose_partner,
-            "partner": self._choose_taken_card,
-            "deck": self._exchange_with_deck,
-            "take": self._swap,
-            "reveal": self._open_reveal,
-            "reveal_card": self._reveal,
-            "shuffle": self._shuffle,
-        }
-
-    async def _my_decision(self, click: Click, wanted: str) -> tuple[Table, int, JSON, Viewer]:
-        table, seat, viewer = await click.player()
-        if wanted not in table.game.to_act().get(seat, frozenset()):
-            raise GameError("error.not_your_turn" if wanted != "reveal" else "bue.error.not_reveal_time")
-        return table, seat, table.game.view(seat), viewer
-
-    @staticmethod
-    def _check_stamp(view: JSON, parts: Sequence[str]) -> None:
-        if not parts or ".".join(parts[:2]) != stamp(view):
-            raise GameError("error.out_of_date")
-
-    async def _card_panel(self, click: Click, decision: str, move: str, prompt: str) -> None:
-        """A private panel: the player's hand and a menu of their hidden cards."""
-        table, _, view, viewer = await self._my_decision(click, decision)
-        options = [
-            discord.SelectOption(
-                label=viewer.t("bue.panel.card_option", position=p + 1, card=card_label(s["card"], viewer)),
-                value=str(p),
-            )
-            for p, s in enumerate(view["hands"][view["me"]])
-            if not s["revealed"]
-        ]
-        select = game_select(click.game_id, move, viewer.t(f"{prompt}_placeholder"), options, stamp(view))
-        hand = await click.service.render(table, self.hand, view, viewer, click.game_id)
-        await show_panel(
-            click.interaction,
-            viewer.t(prompt),
-            embeds=hand.embeds,
-            file=hand.file,
-            view=component_view([select]),
-        )
-
-    async def _open_exchange(self, click: Click) -> None:
-        await self._card_panel(click, "deck", "give", "bue.panel.give")
-
-    async def _open_reveal(self, click: Click) -> None:
-        await self._card_panel(click, "reveal", "reveal_card", "bue.panel.reveal")
-
-    async def _choose_partner(self, click: Click) -> None:
-        _, seat, view, viewer = await self._my_decision(click, "deck")
-        self._check_stamp(view, click.parts)
-        give = click.chosen()
-        base = f"{stamp(view)}.{give}"
-        deck_usable = view["deck"] > 0 or view["discard"] > 0
-        items: list[discord.ui.Item[Any]] = [
-            game_button(
-                click.game_id,
-                "deck",
-                viewer.t("bue.panel.with_deck"),
-                base,
-                discord.ButtonStyle.primary,
-                "🃏",
-                disabled=not deck_usable,
-            ),
-        ]
-        items += [
-            game_button(click.game_id, "partner", viewer.name(other)[:80], f"{base}.{other}")
-            for other in range(view["players"])
-            if other != seat and view["active"][other]
-        ]
-        items.append(self._back_button(click, viewer))
-        card = card_label(view["hands"][seat][give]["card"], viewer)
-        await replace_panel(
-            click.interaction,
-            viewer.t("bue.panel.partner", position=give + 1, card=card),
-            view=component_view(items),
-        )
-
-    async def _choose_taken_card(self, click: Click) -> None:
-        _, _, view, viewer = await self._my_decision(click, "swap")
-        self._check_stamp(view, click.parts)
-        give, partner = click.number(2), click.number(3)
-        items: list[discord.ui.Item[Any]] = [
-            game_button(
-                click.game_id,
-                "take",
-                viewer.t("bue.panel.card_n", position=position + 1),
-                f"{stamp(view)}.{give}.{partner}.{position}",
-                emoji="🃏",
-            )
-            for position, slot in enumerate(view["hands"][partner])
-            if not slot["revealed"]
-        ]
-        items.append(self._back_button(click, viewer))
-        await replace_panel(
-            click.interaction,
-            viewer.t("bue.panel.take", name=viewer.name(partner)),
-            view=component_view(items),
-        )
-
-    @staticmethod
-    def _back_button(click: Click, viewer: Viewer) -> discord.ui.Button[Any]:
-        return game_button(
-            click.game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
-        )
-
-    async def _play(self, click: Click, move: JSON, done: Callable[[Viewer, list[str]], str]) -> None:
-        """Play a move checked against the panel's stamp, then tell the player what it did for them."""
-
-        def action(table: Table, seat: int) -> JSON:
-            self._check_stamp(table.game.view(seat), click.parts)
-            return move
-
-        async def answer(table: Table, events: list[Event]) -> None:
-            seat = table.seat_of(click.interaction.user.id)
-            viewer = table.viewer(seat, language(click.interaction))
-            private = [
-                line for e in events if e.seats and e.visible_to(seat) if (line := self.describe(e, viewer))
-            ]
-            text = done(viewer, private)
-            # The channel does not call the player who just moved; tell them here if it is their move again.
-            if seat in table.game.required_to_act():
-                text += "\n" + viewer.t("common.your_move_again", url=table.jump_url())
-            await replace_panel(click.interaction, text, view=None)
-
-        await click.service.act(click.interaction, click.game_id, action, answer)
-
-    @staticmethod
-    def _what_happened(viewer: Viewer, private: list[str]) -> str:
-        return "\n".join(private) or viewer.t("common.done")
-
-    async def _exchange_with_deck(self, click: Click) -> None:
-        await self._play(click, {"type": "deck", "give": click.number(2)}, self._what_happened)
-
-    async def _swap(self, click: Click) -> None:
-        give, partner, take = (click.number(index) for index in range(2, 5))
-        move = {"type": "swap", "give": give, "target": partner, "take": take}
-        await self._play(click, move, self._what_happened)
-
-    async def _reveal(self, click: Click) -> None:
-        position = click.chosen()
-        await self._play(
-            click,
-            {"type": "reveal", "position": position},
-            lambda viewer, _: viewer.t("bue.panel.reveal_done", position=position + 1),
-        )
-
-    async def _shuffle(self, click: Click) -> None:
-        async def answer(table: Table, events: list[Event]) -> None:
-            seat = table.seat_of(click.interaction.user.id)
-            viewer = table.viewer(seat, language(click.interaction))
-            hand = await click.service.render(table, self.hand, table.game.view(seat), viewer, click.game_id)
-            await replace_panel(click.interaction, embeds=hand.embeds, file=hand.file, view=hand.view())
-
-        await click.service.act(click.interaction, click.game_id, {"type": "shuffle"}, answer)
-
-
-ADAPTER = BueAdapter()
-
-
-async def setup(bot: GameBot) -> None:
-    bot.register(ADAPTER, game_group(bot, ADAPTER))

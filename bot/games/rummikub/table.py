@@ -1,30 +1,19 @@
-"""Rummikub in Discord: the table and racks as images, playing by naming rack tiles."""
+"""The table: the sets and the racks as pictures, the table message and each rack."""
 
 from __future__ import annotations
 
-import asyncio
-from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 import discord
-from discord import app_commands
 
-from bot.adapter import Click, GameAdapter, Rendered, Viewer, component_view, game_button, game_select
-from bot.commands import game_group, game_here
-from bot.i18n import described, t
+from bot.adapter import GameAdapter, Rendered, Viewer, game_button
+from bot.i18n import t
 from bot.records import within_limit
 from bot.render import HIGHLIGHT, MUTED, Canvas, picture
-from bot.replies import language, reply, show_panel
-from bot.replies import replace as replace_panel
-from games.core import JSON, Event, GameError
+from games.core import JSON, Event
 from games.rummikub import Rummikub
 from games.rummikub.robot import RummikubRobot
-from games.rummikub.tiles import parse_tiles, sorted_tiles
-
-if TYPE_CHECKING:
-    from bot.client import GameBot
-    from bot.tables import Table, TableService
 
 TILE_W, TILE_H, TILE_GAP = 40, 56, 4
 SET_GAP = 22
@@ -47,7 +36,9 @@ def tile_text(code: str) -> str:
     return "J" if code == "j" else code[1:]
 
 
-class RummikubAdapter(GameAdapter):
+class TableSide(GameAdapter):
+    """What everyone sees, and each player's rack."""
+
     engine = Rummikub
     robot = RummikubRobot
     colour = discord.Colour.from_rgb(225, 130, 10)
@@ -204,167 +195,3 @@ class RummikubAdapter(GameAdapter):
             title = viewer.t("rummikub.ui.match_title", seat=viewer.name(event.params["seat"]))
             return self.match_results(title, viewer, event.params["totals"])
         return None
-
-    # ------------------------------------------------------------------ flows
-
-    def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
-        return {"choose": self._choose, "pick": self._choose, "play": self._play, "draw": self._draw}
-
-    async def _my_turn(self, click: Click) -> tuple[Table, int, JSON, Viewer]:
-        table, seat, viewer = await click.deciding_player()
-        return table, seat, table.game.view(seat), viewer
-
-    async def _choose(self, click: Click) -> None:
-        """The private play panel: the rack, menus to pick tiles, and what is picked so far."""
-        table, seat, view, viewer = await self._my_turn(click)
-        # Selected values look like "r7:1" (the second r7 of the rack).
-        chosen = [part for part in click.parts if part]
-        chosen += [value.split(":")[0] for value in click.values]
-        remaining = Counter(view["rack"])
-        remaining.subtract(chosen)
-        if any(count < 0 for count in remaining.values()):
-            raise GameError("rummikub.ui.error.not_on_rack")
-        picked = ".".join(sorted_tiles(chosen))
-        if len(picked) > CUSTOM_ID_ROOM:
-            raise GameError("rummikub.ui.error.too_many")
-        # Two copies of a tile need distinct option values: "r7:0", "r7:1".
-        copies: Counter[str] = Counter()
-        options = []
-        for code in sorted_tiles(remaining.elements()):
-            options.append(
-                discord.SelectOption(label=self.label(code, viewer), value=f"{code}:{copies[code]}")
-            )
-            copies[code] += 1
-        items: list[discord.ui.Item[Any]] = []
-        for start in range(0, min(len(options), 2 * SELECT_LIMIT), SELECT_LIMIT):
-            chunk = options[start : start + SELECT_LIMIT]
-            select = game_select(
-                click.game_id, "pick", viewer.t("rummikub.ui.pick_placeholder"), chunk, picked
-            )
-            select.max_values = len(chunk)
-            items.append(select)
-        if chosen:
-            items.append(
-                game_button(
-                    click.game_id,
-                    "play",
-                    viewer.t("rummikub.ui.button.confirm"),
-                    picked,
-                    discord.ButtonStyle.success,
-                    "✅",
-                )
-            )
-            items.append(
-                game_button(
-                    click.game_id,
-                    "choose",
-                    viewer.t("rummikub.ui.button.clear"),
-                    "",
-                    discord.ButtonStyle.secondary,
-                    "↩️",
-                )
-            )
-        lines = [viewer.t("rummikub.ui.pick_prompt")]
-        if chosen:
-            lines.append(viewer.t("rummikub.ui.picked", tiles=self.labels(sorted_tiles(chosen), viewer)))
-        if view["hints"]:
-            # In a thread: a search may take a while, and other channels go on meanwhile.
-            hint = await asyncio.to_thread(table.game.best_play, seat)
-            lines.append(
-                viewer.t("rummikub.ui.hint", tiles=self.labels(sorted_tiles(hint["tiles"]), viewer))
-                if hint
-                else viewer.t("rummikub.ui.no_hint")
-            )
-        rack = await click.service.render(table, self.hand, view, viewer, click.game_id)
-        await show_panel(
-            click.interaction,
-            "\n".join(lines),
-            embeds=rack.embeds,
-            file=rack.file,
-            view=component_view(items),
-        )
-
-    async def _play(self, click: Click) -> None:
-        await play_tiles(click.service, click.interaction, click.game_id, ".".join(click.parts), panel=True)
-
-    async def _draw(self, click: Click) -> None:
-        await draw_tile(click.service, click.interaction, click.game_id)
-
-
-ADAPTER = RummikubAdapter()
-
-
-async def play_tiles(
-    service: TableService, interaction: discord.Interaction, game_id: int, tiles: str, *, panel: bool = False
-) -> None:
-    """Lay the named rack tiles; the engine finds the new table or says why it cannot."""
-    codes = parse_tiles(tiles.replace(".", " "))
-
-    async def answer(table: Table, events: list[Event]) -> None:
-        viewer = table.viewer(table.seat_of(interaction.user.id), language(interaction))
-        # The tiles as the channel names them: in the order of the sets they went into.
-        played = next((event.params["tiles"] for event in events if "tiles" in event.params), codes)
-        text = viewer.t("rummikub.ui.played", tiles=table.adapter.labels(played, viewer))
-        if panel:
-            await replace_panel(interaction, text, view=None)
-        else:
-            await reply(interaction, text)
-
-    await service.act(interaction, game_id, {"type": "play", "tiles": codes}, answer)
-
-
-async def draw_tile(service: TableService, interaction: discord.Interaction, game_id: int) -> None:
-    async def answer(table: Table, events: list[Event]) -> None:
-        seat = table.seat_of(interaction.user.id)
-        viewer = table.viewer(seat, language(interaction))
-        private = [
-            line for e in events if e.seats and e.visible_to(seat) if (line := ADAPTER.describe(e, viewer))
-        ]
-        await reply(interaction, "\n".join(private) or viewer.t("rummikub.ui.passed"))
-
-    await service.act(interaction, game_id, {"type": "draw"}, answer)
-
-
-async def setup(bot: GameBot) -> None:
-    group = game_group(bot, ADAPTER)
-    tables = bot.tables
-
-    async def running_game(interaction: discord.Interaction) -> int:
-        return await game_here(tables, interaction, ADAPTER.name)
-
-    @group.command(name="play", description=described("rummikub.cmd.play"))
-    @app_commands.describe(tiles=described("rummikub.cmd.option.tiles"))
-    async def play(interaction: discord.Interaction, tiles: str) -> None:
-        # str(): a forged interaction may send any JSON type for the option.
-        await play_tiles(tables, interaction, await running_game(interaction), str(tiles))
-
-    @play.autocomplete("tiles")
-    async def rack_tiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Suggest what was typed plus one more tile still on the player's rack."""
-        try:
-            table = await tables.load(await running_game(interaction))
-        except GameError:
-            return []
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            return []
-        typed = current.strip().split()
-        remaining = Counter(table.game.view(seat)["rack"])
-        complete = []
-        for token in typed[:-1] if typed and not current.endswith(" ") else typed:
-            remaining[token.lower()] -= 1
-            complete.append(token.lower())
-        prefix = "" if not typed or current.endswith(" ") else typed[-1].lower()
-        options = [
-            code for code in dict.fromkeys(sorted_tiles(remaining.elements())) if code.startswith(prefix)
-        ]
-        return [
-            app_commands.Choice(name=" ".join([*complete, code]), value=" ".join([*complete, code]))
-            for code in options[:SELECT_LIMIT]
-        ]
-
-    @group.command(name="draw", description=described("rummikub.cmd.draw"))
-    async def draw(interaction: discord.Interaction) -> None:
-        await draw_tile(tables, interaction, await running_game(interaction))
-
-    bot.register(ADAPTER, group)

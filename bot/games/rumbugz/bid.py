@@ -1,0 +1,24 @@
+"""The Bid button: anyone may bid for the discard's top Bug while the window is open."""
+
+from __future__ import annotations
+
+from bot.adapter import Click, Table
+from bot.games.rumbugz.panels import Panels
+from bot.games.rumbugz.text import bug_text
+from bot.replies import language, reply
+from games.core import Event
+
+
+class BidPanel(Panels):
+    async def _bid(self, click: Click) -> None:
+        async def answer(table: Table, events: list[Event]) -> None:
+            view = table.game.view(None)
+            viewer = table.viewer(language=language(click.interaction))
+            text = viewer.t(
+                "rumbugz.ui.bid_placed",
+                bug=bug_text(view["discard_top"], viewer),
+                name=viewer.name(view["turn"]),
+            )
+            await reply(click.interaction, text)
+
+        await click.service.act(click.interaction, click.game_id, {"type": "bid"}, answer)
