@@ -227,7 +227,7 @@ def test_players_with_equal_totals_each_keep_a_visible_line():
 
 @pytest.mark.parametrize("language", ["en", "it", "fr"])
 def test_rummikubs_closed_dm_note_names_the_rack_button_players_see(language):
-    from bot.games.rummikub import RummikubAdapter
+    from bot.games.rummikub.adapter import RummikubAdapter
 
     note = t(language, RummikubAdapter.dm_closed_key, mention="@anna")
     assert f"**{t(language, 'rummikub.ui.button.rack')}**" in note
