@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import components
 from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
@@ -82,6 +84,9 @@ async def test_computers_sit_beside_their_host_who_cannot_leave_them_alone(simco
     assert driver.query("SELECT status FROM games")[0][0] == "running"
 
 
+# Two hard computers answering each other for a whole match can keep the bot busy longer than SimCord's
+# default 5 s of wall clock between steps on two cores shared by two test workers.
+@pytest.mark.simcord(settle_timeout=30)
 async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, database):
     driver = BueDriver(simcord_env, database, players=1)
     await open_with_computers(driver, 2, target=30)
