@@ -79,6 +79,8 @@ class RummikubAdapter(TableSide):
                 )
             )
         lines = [viewer.t("rummikub.ui.pick_prompt")]
+        if not view["melded"][view["me"]]:
+            lines.append(viewer.t("rummikub.ui.pick_initial_meld"))
         if chosen:
             lines.append(viewer.t("rummikub.ui.picked", tiles=self.labels(sorted_tiles(chosen), viewer)))
         if view["hints"]:
@@ -89,7 +91,7 @@ class RummikubAdapter(TableSide):
                 if hint
                 else viewer.t("rummikub.ui.no_hint")
             )
-        rack = await click.service.render(table, self.hand, view, viewer, click.game_id)
+        rack = await click.service.render(table, self.pick_rack, view, viewer, click.game_id)
         await show_panel(
             click.interaction,
             "\n".join(lines),
