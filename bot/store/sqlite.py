@@ -140,20 +140,30 @@ class SQLiteBackend(Backend):
         apart again here. SQLite keeps a subquery's ORDER BY when it is the only table of a
         SELECT without an ORDER BY of its own, as each arm is."""
         async with self._lock:
-            names = [await self._column_names(query) for query in queries]
-            width = max(map(len, names))
-            merged = " UNION ALL ".join(
-                f"SELECT {number}, *{', NULL' * (width - len(columns))} FROM ({query.sql})"
-                for number, (query, columns) in enumerate(zip(queries, names, strict=True))
-            )
-            parameters = [parameter for query in queries for parameter in query.parameters]
-            rows = await self._db.execute_fetchall(merged, parameters)
+            try:
+                names, rows = await self._fetch_merged(queries)
+            except sqlite3.OperationalError:
+                # Arms of unequal widths: another process added columns since they were learnt.
+                self._columns.clear()
+                names, rows = await self._fetch_merged(queries)
         found: list[list[Row]] = [[] for _ in queries]
         for row in rows:
             number = row[0]
             # Not strict: the padding past the query's own columns is left out.
             found[number].append(dict(zip(names[number], row[1:], strict=False)))
         return found
+
+    async def _fetch_merged(
+        self, queries: Sequence[Statement]
+    ) -> tuple[list[tuple[str, ...]], Iterable[sqlite3.Row]]:
+        names = [await self._column_names(query) for query in queries]
+        width = max(map(len, names))
+        merged = " UNION ALL ".join(
+            f"SELECT {number}, *{', NULL' * (width - len(columns))} FROM ({query.sql})"
+            for number, (query, columns) in enumerate(zip(queries, names, strict=True))
+        )
+        parameters = [parameter for query in queries for parameter in query.parameters]
+        return names, await self._db.execute_fetchall(merged, parameters)
 
     async def _column_names(self, query: Statement) -> tuple[str, ...]:
         """The columns a query returns; learnt once per query, from a run that returns no row."""

@@ -378,6 +378,18 @@ async def test_a_snapshot_is_one_statement_on_sqlite(tmp_path):
     await store.close()
 
 
+async def test_a_snapshot_still_reads_once_another_process_added_a_column(tmp_path):
+    """The snapshot's statement is built from the columns it learnt: a column added since (by a
+    newer process migrating the file) makes it learn them again, not fail."""
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    first = await store.snapshot(game_id)
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        db.execute("ALTER TABLE timers ADD COLUMN note TEXT")
+    assert await store.snapshot(game_id) == first
+    await store.close()
+
+
 async def test_a_claim_names_its_process_lasts_a_short_lease_and_is_renewed_only_by_it(store, open_store):
     other = await open_store()
     assert store.process_id != other.process_id
