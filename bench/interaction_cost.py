@@ -185,6 +185,13 @@ def driver_share(profile: cProfile.Profile) -> float:
     of either calls (the event loop's own turns) count as the bot's.
     """
     stats: dict[Function, Any] = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    driver = driver_fractions(stats)
+    total = sum(row[2] for row in stats.values())
+    return sum(row[2] * driver[function] for function, row in stats.items()) / total if total else 0.0
+
+
+def driver_fractions(stats: dict[Function, Any]) -> dict[Function, float]:
+    """The driver's fraction of each profiled function's own time (see ``driver_share``)."""
     driver = {function: _owner(function) or 0.0 for function in stats}
     shared = [function for function in stats if _owner(function) is None]
     # Python's own functions call each other (deepcopy recursing, say): settle the shares by
@@ -200,8 +207,7 @@ def driver_share(profile: cProfile.Profile) -> float:
                 driver[function] = share
         if moved < 1e-6:
             break
-    total = sum(row[2] for row in stats.values())
-    return sum(row[2] * driver[function] for function, row in stats.items()) / total if total else 0.0
+    return driver
 
 
 Function = tuple[str, int, str]

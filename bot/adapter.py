@@ -270,11 +270,6 @@ class GameAdapter(ABC):
         """How a card or tile code reads in text."""
         return code
 
-    def own_hand(self, view: JSON) -> object:
-        """What a seat holds, from its view (None for a game without hands): when a move changes
-        it, the player is sent the new hand, whether or not an event tells them alone."""
-        return None
-
     def labels(self, codes: Sequence[str], viewer: Viewer) -> str:
         """Several cards or tiles as they read in text, in the order the game shows them."""
         return " · ".join(self.label(code, viewer) for code in codes)

@@ -18,6 +18,7 @@ from bot.render import drawable
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
 # Okabe & Ito's colour-blind-safe palette (black left out: it is the target line's colour),
@@ -34,6 +35,8 @@ RATING_SIZE = (6.0, 2.6)  # 600 x 260 px
 
 # matplotlib's font and text caches are shared between threads: one chart at a time.
 _drawing = threading.Lock()
+# The score chart's figure, its axes and their Agg canvas, kept between charts (see _score_axes).
+_score_figure: tuple[FigureCanvasAgg, Axes] | None = None
 
 
 @dataclass(frozen=True)
@@ -100,11 +103,33 @@ def _figure(size: tuple[float, float], left: float, right: float, bottom: float)
     return figure, axes
 
 
-def _png(figure: Figure) -> bytes:
+def _score_axes() -> tuple[FigureCanvasAgg, Axes]:
+    """The score chart's axes, empty: made once and emptied of the last chart's lines, texts and
+    legend after that. A new figure costs a sixth of a chart, and its axis ticks, made again at
+    each first drawing, a quarter; the canvas kept keeps its renderer, whose text sizes matplotlib
+    remembers. Called under ``_drawing``."""
+    global _score_figure
+    if _score_figure is None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        figure, axes = _figure(SCORE_SIZE, left=0.08, right=0.72, bottom=0.13)
+        _score_figure = FigureCanvasAgg(figure), axes
+        return _score_figure
+    canvas, axes = _score_figure
+    for artist in [*axes.lines, *axes.texts]:
+        artist.remove()
+    legend = axes.get_legend()
+    if legend is not None:
+        legend.remove()
+    axes.relim()
+    return canvas, axes
+
+
+def _png(figure: Figure, canvas: FigureCanvasAgg | None = None) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     buffer = io.BytesIO()
-    FigureCanvasAgg(figure).print_png(buffer)
+    (canvas or FigureCanvasAgg(figure)).print_png(buffer)
     return buffer.getvalue()
 
 
@@ -113,7 +138,8 @@ def draw_scores(chart: ScoreChart) -> bytes:
     with _drawing:
         from matplotlib.transforms import offset_copy
 
-        figure, axes = _figure(SCORE_SIZE, left=0.08, right=0.72, bottom=0.13)
+        canvas, axes = _score_axes()
+        figure = canvas.figure
         rounds = list(range(len(chart.totals) + 1))
         final = chart.totals[-1] if chart.totals else [0] * len(chart.names)
         series = [[0, *(totals[seat] for totals in chart.totals)] for seat in range(len(chart.names))]
@@ -166,7 +192,7 @@ def draw_scores(chart: ScoreChart) -> bytes:
             loc="upper left",
             bbox_to_anchor=(1.01, 1),
         )
-        return _png(figure)
+        return _png(figure, canvas)
 
 
 def draw_ratings(chart: RatingChart) -> bytes:

@@ -13,6 +13,7 @@ import json
 import logging
 import string
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,17 @@ CATALOG = Catalog.load()
 
 
 def t(language: str, key: str, **params: Any) -> str:
-    return CATALOG.text(language, key, **params)
+    try:
+        return _known(language, key, *((name, type(value), value) for name, value in params.items()))
+    except TypeError:  # a parameter that cannot key the cache (a list): worked out every time
+        return CATALOG.text(language, key, **params)
+
+
+@lru_cache(maxsize=4096)
+def _known(language: str, key: str, *params: tuple[str, type, Any]) -> str:
+    """A text is worked out once for its parameters (each with its type: 1 and True read apart):
+    the same few come back move after move (a tile's name, a button's label, a title)."""
+    return CATALOG.text(language, key, **{name: value for name, _, value in params})
 
 
 class CommandTranslator(app_commands.Translator):

@@ -55,7 +55,7 @@ class Publication:
     prefix: str = ""
     show_hands: bool = False
     actor: int | None = None
-    # Seats whose hand the move changed (see GameAdapter.own_hand): each is sent the new one.
+    # Seats whose hand the move changed (see Game.hand): each is sent the new one.
     hands_changed: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
@@ -447,9 +447,9 @@ class TableService:
 
     @staticmethod
     def _hands(table: Table) -> dict[int, object]:
-        """What each person holds (see GameAdapter.own_hand)."""
+        """What each person holds (see Game.hand)."""
         return {
-            seat.seat: table.adapter.own_hand(table.game.view(seat.seat))
+            seat.seat: table.game.hand(seat.seat)
             for seat in table.seats
             if not seat.gone and not seat.is_robot
         }

@@ -211,6 +211,12 @@ class Game(ABC):
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may see; ``None`` is the public table. Never another seat's secret."""
 
+    def hand(self, seat: int) -> object:
+        """What ``seat`` holds and alone sees, as a value to compare (None in a game without
+        hands): when a move changes it, the player is sent the new hand. Read from the state,
+        not from a view: it is compared for every person before and after every move."""
+        return None
+
     @property
     @abstractmethod
     def finished(self) -> bool:

@@ -82,6 +82,8 @@ class SQLiteBackend(Backend):
         # One connection is shared by every coroutine: each call takes the lock, so no coroutine's
         # statement lands inside another's open transaction.
         self._lock = asyncio.Lock()
+        # The columns of each query read by fetch_many, by its SQL.
+        self._columns: dict[str, tuple[str, ...]] = {}
 
     @classmethod
     async def open(cls, path: str) -> SQLiteBackend:
@@ -132,9 +134,45 @@ class SQLiteBackend(Backend):
         return self._holding("BEGIN IMMEDIATE")
 
     async def fetch_many(self, queries: Sequence[Statement]) -> list[list[Row]]:
-        # A read transaction: every query sees the same snapshot, and no write lock is taken.
-        async with self._holding("BEGIN") as db:
-            return [await db.fetch(query.sql, query.parameters) for query in queries]
+        """The queries as one statement: one hop, and one snapshot of the database without a
+        transaction around it (a SELECT reads from one). Each query's rows are an arm of a
+        UNION ALL, led by the query's number and padded to the widest query's columns, then told
+        apart again here. SQLite keeps a subquery's ORDER BY when it is the only table of a
+        SELECT without an ORDER BY of its own, as each arm is."""
+        async with self._lock:
+            try:
+                names, rows = await self._fetch_merged(queries)
+            except sqlite3.OperationalError:
+                # Arms of unequal widths: another process added columns since they were learnt.
+                self._columns.clear()
+                names, rows = await self._fetch_merged(queries)
+        found: list[list[Row]] = [[] for _ in queries]
+        for row in rows:
+            number = row[0]
+            # Not strict: the padding past the query's own columns is left out.
+            found[number].append(dict(zip(names[number], row[1:], strict=False)))
+        return found
+
+    async def _fetch_merged(
+        self, queries: Sequence[Statement]
+    ) -> tuple[list[tuple[str, ...]], Iterable[sqlite3.Row]]:
+        names = [await self._column_names(query) for query in queries]
+        width = max(map(len, names))
+        merged = " UNION ALL ".join(
+            f"SELECT {number}, *{', NULL' * (width - len(columns))} FROM ({query.sql})"
+            for number, (query, columns) in enumerate(zip(queries, names, strict=True))
+        )
+        parameters = [parameter for query in queries for parameter in query.parameters]
+        return names, await self._db.execute_fetchall(merged, parameters)
+
+    async def _column_names(self, query: Statement) -> tuple[str, ...]:
+        """The columns a query returns; learnt once per query, from a run that returns no row."""
+        names = self._columns.get(query.sql)
+        if names is None:
+            cursor = await self._db.execute(f"SELECT * FROM ({query.sql}) LIMIT 0", query.parameters)
+            names = self._columns[query.sql] = tuple(column[0] for column in cursor.description)
+            await cursor.close()
+        return names
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         async with self._lock:

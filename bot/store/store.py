@@ -10,6 +10,7 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from typing import Any
 
 from bot.ratings import Skill, places, rate
@@ -309,7 +310,13 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 def _columns(row_type: type, row: Row, **decoded: Any) -> dict[str, Any]:
     """The row's columns named like ``row_type``'s fields; ``decoded`` replaces those kept as JSON or 0/1."""
-    return {field.name: row[field.name] for field in fields(row_type)} | decoded
+    return {name: row[name] for name in _field_names(row_type)} | decoded
+
+
+@cache
+def _field_names(row_type: type) -> tuple[str, ...]:
+    # Looked up once: ``fields`` works them out again on every call, for every row read.
+    return tuple(field.name for field in fields(row_type))
 
 
 def _game(row: Row) -> GameRow:

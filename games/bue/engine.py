@@ -435,6 +435,10 @@ class Bue(Game):
 
     # ------------------------------------------------------------------ views
 
+    def hand(self, seat: int) -> object:
+        # The cards in their positions: others take a hidden card by its position.
+        return [DECK[slot.card].code for slot in self.hands[seat]] if self.active[seat] else None
+
     def view(self, seat: int | None) -> JSON:
         def slot_view(owner: int, slot: Slot) -> JSON:
             visible = slot.revealed or owner == seat

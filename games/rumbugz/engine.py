@@ -257,6 +257,9 @@ class RumBugz(Game):
                         seats.remove(seat)
         return events
 
+    def hand(self, seat: int) -> object:
+        return list(self.hands[seat])
+
     def view(self, seat: int | None) -> JSON:
         to_act = self.to_act()
         optional = self._optional_part(to_act)

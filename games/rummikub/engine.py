@@ -323,6 +323,10 @@ class Rummikub(Game):
 
     # ------------------------------------------------------------------ views
 
+    def hand(self, seat: int) -> object:
+        # Sorted: the rack as any order of its tiles (the view sorts it for showing).
+        return sorted(self.racks[seat]) if 0 <= seat < self.players else None
+
     def view(self, seat: int | None) -> JSON:
         acting = self.to_act()
         view: JSON = {

@@ -49,20 +49,23 @@ def is_joker(code: str) -> bool:
     return code == JOKER
 
 
-def sort_key(code: str) -> tuple[int, int]:
-    """Racks and groups read colour by colour, low to high, jokers last."""
-    if is_joker(code):
-        return (len(COLOURS), 0)
-    return (COLOURS.index(colour_of(code)), number_of(code))
+# Racks and groups read colour by colour, low to high, jokers last. Looked up, not worked out
+# from the code: every view of a rack sorts it.
+_SORT_KEYS: dict[str, tuple[int, int]] = {
+    **{code: (COLOURS.index(colour_of(code)), number_of(code)) for code in NUMBER_TILES},
+    JOKER: (len(COLOURS), 0),
+}
+# Penalty value of a tile left on a rack: its number, a joker counts 30.
+_RACK_VALUES: dict[str, int] = {**{code: number_of(code) for code in NUMBER_TILES}, JOKER: JOKER_RACK_VALUE}
 
 
 def sorted_tiles(tiles: Iterable[str]) -> list[str]:
-    return sorted(tiles, key=sort_key)
+    return sorted(tiles, key=_SORT_KEYS.__getitem__)
 
 
 def rack_value(tiles: Iterable[str]) -> int:
     """Penalty value of tiles left on a rack: the numbers, a joker counts 30."""
-    return sum(JOKER_RACK_VALUE if is_joker(code) else number_of(code) for code in tiles)
+    return sum(map(_RACK_VALUES.__getitem__, tiles))
 
 
 def parse_tile(token: str) -> str:

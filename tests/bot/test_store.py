@@ -138,6 +138,27 @@ async def test_a_snapshot_reads_what_a_move_needs_in_one_go(store):
     assert await store.snapshot(2**64) is None  # a forged id names no game
 
 
+async def test_a_snapshot_keeps_the_order_of_each_of_its_reads(store):
+    """Seats by seat, timers by when they are due, publications by version, whatever order
+    they were written in (SQLite reads them all in one statement)."""
+    game_id = await open_lobby(store)
+    await store.join(game_id, 2, "bruno", "en")
+    await store.join(game_id, 3, "carla", "fr")
+    await store.start(
+        game_id, {"n": 0}, [(0, "expire", "x", 300.0), (1, "expire", "x", 100.0)], {"events": []}
+    )
+    timers = [(2, "expire", "y", 50.0), (0, "remind", "y", 500.0), (1, "expire", "y", 20.0)]
+    change = replace(move(1), timers=timers, publication={"events": []})
+    await store.commit(await store.game(game_id), change, now=1.0)
+    snapshot = await store.snapshot(game_id)
+    assert [seat.seat for seat in snapshot.seats] == [0, 1, 2]
+    assert snapshot.seats == await store.seats(game_id)
+    assert [timer.due_at for timer in snapshot.timers] == [20.0, 50.0, 500.0]
+    assert snapshot.timers == await store.timers(game_id)
+    assert [pending.version for pending in snapshot.pending] == [1, 2]
+    assert snapshot.pending == await store.pending()
+
+
 async def test_deleting_a_game_takes_its_rows_with_it(store):
     game_id = await open_lobby(store)
     await store._write("DELETE FROM games WHERE id = ?", (game_id,))
@@ -340,6 +361,32 @@ async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
         "INSERT INTO outbox",
         "COMMIT",
     ]
+    await store.close()
+
+
+async def test_a_snapshot_is_one_statement_on_sqlite(tmp_path):
+    """A move reads its game twice (before its lock, and under it): one hop each, no transaction."""
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    first = await store.snapshot(game_id)  # learns the columns of its queries
+    sent: list[str] = []
+    await store.backend._db.set_trace_callback(sent.append)
+    assert await store.snapshot(game_id) == first
+    await store.backend._db.set_trace_callback(None)
+    assert len(sent) == 1
+    assert sent[0].startswith("SELECT 0, *")
+    await store.close()
+
+
+async def test_a_snapshot_still_reads_once_another_process_added_a_column(tmp_path):
+    """The snapshot's statement is built from the columns it learnt: a column added since (by a
+    newer process migrating the file) makes it learn them again, not fail."""
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    game_id = await running_game(store)
+    first = await store.snapshot(game_id)
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        db.execute("ALTER TABLE timers ADD COLUMN note TEXT")
+    assert await store.snapshot(game_id) == first
     await store.close()
 
 

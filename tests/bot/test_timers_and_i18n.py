@@ -164,3 +164,14 @@ def test_a_rejected_token_gives_a_clear_message(monkeypatch, capsys):
     monkeypatch.setattr(GameBot, "run", rejected)
     assert bot_main.main() == 2
     assert "rejected the token" in capsys.readouterr().err
+
+
+def test_a_text_kept_for_its_parameters_reads_them_as_given():
+    """Texts are kept once worked out (issue 22): the same parameters of another type, or a list,
+    still read as given."""
+    assert t("en", "rummikub.ui.seat", tiles=1, points=2, melded="—") == t(
+        "en", "rummikub.ui.seat", tiles=1, points=2, melded="—"
+    )
+    assert "True" in t("en", "rummikub.ui.seat", tiles=True, points=2, melded="—")
+    assert "1" in t("en", "rummikub.ui.seat", tiles=1, points=2, melded="—")
+    assert "['r1']" in t("en", "rummikub.ui.seat", tiles=["r1"], points=2, melded="—")

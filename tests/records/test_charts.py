@@ -115,6 +115,36 @@ def test_a_rating_chart_is_a_small_png():
     assert png_size(charts.draw_ratings(chart)) == (600, 260)
 
 
+def test_a_chart_drawn_after_others_shows_what_it_shows_drawn_first(monkeypatch):
+    """The score chart's figure is kept from chart to chart (issue 22): whatever came before
+    (more players, a target, a winner, or none), a chart's pixels are those of its figure made anew."""
+    cases = [
+        charts.ScoreChart(
+            names=list(NAMES[:players]),
+            totals=running_totals(players, rounds),
+            target=target,
+            winner=winner,
+            x_label="Game",
+            y_label="Points",
+            target_label="Target",
+            winner_label="Winner",
+        )
+        for players, rounds, target, winner in (
+            (10, 20, None, 9),
+            (2, 1, 110, None),
+            (3, 4, 60, 1),
+            (2, 1, 110, None),
+        )
+    ]
+    monkeypatch.setattr(charts, "_score_figure", None)
+    in_turn = [charts.draw_scores(chart) for chart in cases]
+    for chart, drawn in zip(cases, in_turn, strict=True):
+        monkeypatch.setattr(charts, "_score_figure", None)
+        anew = charts.draw_scores(chart)
+        with Image.open(io.BytesIO(drawn)) as image, Image.open(io.BytesIO(anew)) as reference:
+            assert image.tobytes() == reference.tobytes()
+
+
 def test_the_bot_starts_without_importing_matplotlib(tmp_path):
     import subprocess
 

@@ -51,11 +51,6 @@ class TableSide(GameAdapter):
     start_options: ClassVar[Mapping[str, str]] = {"target": "cmd.option.target"}
     free_moves = frozenset({"shuffle"})
 
-    def own_hand(self, view: JSON) -> object:
-        # The cards in their positions: others take a hidden card by its position.
-        seat = view["me"]
-        return [slot["card"] for slot in view["hands"][seat]] if view["active"][seat] else None
-
     # ------------------------------------------------------------------ drawing
 
     def _draw_card(

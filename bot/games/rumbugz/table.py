@@ -45,9 +45,6 @@ class TableSide(GameAdapter):
         "plyt_value": "rumbugz.cmd.option.plyt_value",
     }
 
-    def own_hand(self, view: JSON) -> object:
-        return view.get("hand")
-
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (
             t(language, "rumbugz.ui.option.target", target=options["target"])

@@ -54,9 +54,6 @@ class TableSide(GameAdapter):
         "hints": "rummikub.cmd.option.hints",
     }
 
-    def own_hand(self, view: JSON) -> object:
-        return view.get("rack")
-
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (
             t(language, "rummikub.ui.option.target", target=options["target"])
