@@ -8,8 +8,6 @@ import asyncio
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +18,7 @@ from bot.playground import playground_settings
 from bot.playground.serve import open_playground
 from bot.playground.world import CHANNEL, FRIENDS, SERVER, YOU
 from tests.bot.test_bue_play import ephemeral_text
+from tests.playground_process import start_playground
 
 ADDRESS = re.compile(r"http://127\.0\.0\.1:\d+/#\S{20,}")
 
@@ -127,27 +126,16 @@ async def test_a_restart_is_a_fresh_world_and_database_as_the_page_says(tmp_path
 
 
 def test_without_a_token_python_m_bot_is_the_playground_until_ctrl_c(tmp_path):
-    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path.cwd())}
-    bot = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--no-browser"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        # Ctrl-C is what stops the playground; a test run started in the background ignores it,
-        # and its children would too.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    bot = start_playground(tmp_path)
     assert bot.stdout is not None
     first = [bot.stdout.readline() for _ in range(5)]
     bot.send_signal(signal.SIGINT)
-    rest, errors = bot.communicate(timeout=60)
-    assert bot.returncode == 0, errors
+    rest, _ = bot.communicate(timeout=60)
+    assert bot.returncode == 0, rest
     assert first[0].startswith("No Discord token is set, so this is the playground")
     assert ADDRESS.search(first[1])
     assert "DISCORD_TOKEN" in "".join(first[3:])
-    assert "The playground has stopped." in rest and "Traceback" not in errors
+    assert "The playground has stopped." in rest and "Traceback" not in rest
     assert (tmp_path / "data" / "playground.sqlite3").exists()
 
 

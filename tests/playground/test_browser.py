@@ -5,16 +5,15 @@ step are left in artefacts/playground/ for people to look at."""
 
 from __future__ import annotations
 
-import os
 import re
 import signal
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.playground_process import start_playground
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless, and nothing that reaches the network (updates, sync, QUIC probes).
@@ -63,20 +62,8 @@ expect.set_options(timeout=PATIENCE_MS)
 @pytest.fixture
 def address(tmp_path: Path) -> Iterator[str]:
     """``python -m bot`` with no token, as its own process: the address it prints."""
-    env = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
-    env["PYTHONPATH"] = str(Path.cwd())
-    env["ROBOT_PAUSE"] = "0.5"  # the computers' pause, shorter than a person's 2 s, to keep the test short
-    bot = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--no-browser"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        # Ctrl-C is what stops the playground; a test run started in the background ignores it,
-        # and its children would too.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    # The computers' pause, shorter than a person's 2 s, to keep the test short.
+    bot = start_playground(tmp_path, ROBOT_PAUSE="0.5")
     assert bot.stdout is not None
     first_lines = [bot.stdout.readline() for _ in range(2)]
     try:
