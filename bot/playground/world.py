@@ -22,7 +22,8 @@ Type a command in the box at the bottom and send it, then press **Begin**:
 `/rummikub start computers:2` · Rummikub against two computers
 `/bue start computers:2` · `/rumbugz start computers:1`
 Your cards or tiles: the **My hand** (**My rack**) button on the table; DMs are off here.
-The **Table** links lead to Discord, not here: the table is the message with the picture above.
+The **Table** links lead to Discord, not here: `/rummikub table` (or `/bue table`...) shows the \
+table again at the bottom.
 You are {you}; **Viewing as** at the top switches to a friend ({friends}): several people can \
 play at one computer, or add computers instead.
 Games last as long as this playground runs: every start is a fresh server and database.

@@ -33,21 +33,6 @@ ADDRESS = re.compile(r"http://127\.0\.0\.1:\d+/#\S+")
 # machine draws pictures slowly). Only a bound on waiting: nothing passes or fails on time.
 PATIENCE_MS = 90_000
 ARRIVED = "image => image.complete && image.naturalWidth > 0"
-# Open the menu, click each option (the page redraws the menu after each), apply: the same
-# handlers a player's clicks run, with no scroll event in between.
-PICK = """({key, values}) => {
-    const inMenu = (selector) => [...document.querySelectorAll(selector)].find(
-        (element) => element.closest(".preview-select")?.dataset.controlKey === key);
-    inMenu(".select-trigger").click();
-    for (const value of values) inMenu(`.select-option[data-value="${value}"]`).click();
-    const apply = inMenu(".select-apply");
-    if (apply.disabled) {  // the page is busy with an earlier action: try again
-        inMenu(".select-cancel").click();
-        return false;
-    }
-    apply.click();
-    return true;
-}"""
 if not CHROMIUM.exists():
     pytest.skip(
         "no browser: the playground's browser test needs Debian's Chromium at /usr/bin/chromium "
@@ -109,19 +94,14 @@ class Player:
             self.page.wait_for_timeout(100)
         pytest.fail("a picture on the page never arrived")
 
-    def pick(self, panel: object, codes: list[str]) -> None:
-        """Opens the panel's menu, picks these tiles and applies them, with the page's own
-        handlers, in one go. SimCord's preview closes an open menu, dropping its draft, whenever
-        its trigger is out of view at a scroll event, and it re-lays the channel out at each
-        change of the draft; done click by click, the menu can close between two clicks."""
-        key = panel.locator(".select-trigger").first.get_attribute("data-control-key")
-        for _ in range(PATIENCE_MS // 100):
-            self.done()
-            if self.page.evaluate(PICK, {"key": key, "values": codes}):
-                self.done()
-                return
-            self.page.wait_for_timeout(100)
-        pytest.fail("the page stayed busy")
+    def pick(self, panel: object, values: list[str]) -> None:
+        """Opens the panel's menu, clicks these options and applies them."""
+        panel.locator(".select-trigger").first.click()
+        menu = self.page.locator(".preview-select.is-open")
+        for value in values:
+            menu.locator(f'.select-option[data-value="{value}"]').click()
+        menu.locator(".select-apply").click()
+        self.done()
 
     def done(self) -> None:
         """The page has finished the last action (its status line says so)."""
@@ -148,14 +128,14 @@ class Player:
     def messages(self) -> object:
         return self.page.locator("#channel-message-list [data-message-id]")
 
-    def table(self, title: str) -> object:
-        """The newest message with this title, loading earlier messages as a player scrolls up to
-        it (the page shows the channel's last 50 messages)."""
+    def table(self, title: str, game: str | None = None) -> object:
+        """The table message with this title; once it is out of the page's window (its last 50
+        messages), the copy ``/<game> table`` shows at the bottom, as the welcome says."""
         found = self.messages().filter(has_text=title)
-        earlier = self.page.locator("#history-older")
-        while not found.count() and earlier.is_visible():
-            earlier.dispatch_event("click")  # the button comes and goes as the page redraws
-            self.done()
+        in_channel = found.filter(has_not=self.page.locator(".message-ephemeral-note"))
+        if game is None or in_channel.count():
+            return in_channel.last
+        self.command(f"{game} table")
         return found.last
 
     def panel(self) -> object:
@@ -272,7 +252,7 @@ def test_rummikub_against_two_computers_through_a_draw_and_a_play_in_chromium(op
     expect(you.page.locator("#channel-message-list")).to_contain_text("Anna drew a tile")
     you.look("drawn")
     for attempt in range(12):
-        table = you.table("Rummikub · round")
+        table = you.table("Rummikub · round", "rummikub")
         expect(table).to_contain_text("Anna is playing")
         you.click(table, "Play tiles")
         panel = you.panel()

@@ -91,14 +91,10 @@ class RummikubAdapter(TableSide):
                 if hint
                 else viewer.t("rummikub.ui.no_hint")
             )
-        rack = await click.service.render(table, self.pick_rack, view, viewer, click.game_id)
-        await show_panel(
-            click.interaction,
-            "\n".join(lines),
-            embeds=rack.embeds,
-            file=rack.file,
-            view=component_view(items),
-        )
+        # No rack picture: the menu names every tile and the DM (or My rack) shows the rack. In the
+        # playground, the pictures of earlier panels, laid out again whenever a menu opens, shift
+        # the page enough to close the menu (SimCord's preview closes a menu scrolled away).
+        await show_panel(click.interaction, "\n".join(lines), view=component_view(items))
 
     async def _play(self, click: Click) -> None:
         await play_tiles(click.service, click.interaction, click.game_id, ".".join(click.parts), panel=True)

@@ -54,6 +54,9 @@ class TableSide(GameAdapter):
         "hints": "rummikub.cmd.option.hints",
     }
 
+    def own_hand(self, view: JSON) -> object:
+        return view.get("rack")
+
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
         length = (
             t(language, "rummikub.ui.option.target", target=options["target"])
@@ -163,28 +166,18 @@ class TableSide(GameAdapter):
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         rack = view.get("rack", [])
-        embed = self.rack_embed(view, viewer)
-        embed.description = self.labels(rack, viewer) or viewer.t("rummikub.ui.rack_empty")
+        embed = discord.Embed(
+            title=viewer.t("rummikub.ui.rack_title", round=view["round"]),
+            description=self.labels(rack, viewer) or viewer.t("rummikub.ui.rack_empty"),
+            colour=self.colour,
+        )
         embed.add_field(name=viewer.t("rummikub.ui.rack_value_name"), value=str(view.get("rack_value", 0)))
         if not view["melded"][view["me"]]:
             embed.add_field(
                 name=viewer.t("rummikub.ui.initial_meld_name"), value=viewer.t("rummikub.ui.initial_meld")
             )
+        embed.set_image(url="attachment://rummikub-rack.png")
         return Rendered([embed], picture("rummikub-rack.png", self.rack_image, rack, viewer))
-
-    def pick_rack(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
-        """The rack as the play panel shows it: the picture alone, as the menu names each tile.
-        The panel stays shorter than a browser window, where a menu scrolled out of sight closes."""
-        return Rendered(
-            [self.rack_embed(view, viewer)],
-            picture("rummikub-rack.png", self.rack_image, view.get("rack", []), viewer),
-        )
-
-    def rack_embed(self, view: JSON, viewer: Viewer) -> discord.Embed:
-        embed = discord.Embed(
-            title=viewer.t("rummikub.ui.rack_title", round=view["round"]), colour=self.colour
-        )
-        return embed.set_image(url="attachment://rummikub-rack.png")
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         if event.key in ("rummikub.event.round_won", "rummikub.event.round_blocked"):
