@@ -119,6 +119,92 @@ class Seat:
 GIFT_HARM = {HUNDRED: 4.0, X2: -1.5, X0: -4.0}
 
 
+Parked = tuple[tuple[int, int, int], ...]  # (seat, position, card token) of cards it placed
+
+
+def parked_cards(known: dict[int, dict[int, str]]) -> Parked:
+    """The cards this seat put into others' hidden slots and still knows the place of."""
+    return tuple(
+        (seat, position, token(code))
+        for seat, slots in sorted(known.items())
+        for position, code in sorted(slots.items())
+    )
+
+
+def park_survival(view: JSON, seat: int, exchanged_first: bool) -> float:
+    """The odds a card this seat parked in ``seat``'s hidden slots is still there, hidden, when
+    this seat exchanges next: the holder exchanges once and reveals once before then, each
+    taken as a blind choice among its hidden cards, and a third seat may take it now and then.
+
+    ``exchanged_first``: the holder's exchange comes before its reveal (it has not exchanged
+    this round yet); otherwise it reveals first and exchanges from one hidden card fewer.
+    """
+    hidden = len(hidden_positions(view, seat))
+    if hidden <= 1:
+        return 0.0
+    keep_reveal = (hidden - 1) / hidden
+    keep_exchange = (hidden - 1) / hidden if exchanged_first else (hidden - 2) / (hidden - 1)
+    return keep_reveal * keep_exchange * PARK_UNDISTURBED
+
+
+# A parked card is sometimes taken by a third seat's blind swap with its holder.
+PARK_UNDISTURBED = 0.9
+
+
+def park_chance(
+    locked: tuple[int, ...], hidden: Sequence[int], parked: Parked, survival: dict[int, float]
+) -> float:
+    """The odds this seat can make 50 for sure at its next exchange: some hidden card of its
+    own, given for a card it parked, makes the hand exactly 50, and that card is still there."""
+    total = total_of((*locked, *hidden))
+    plain = max((*locked, *hidden)) < X2
+    miss = 1.0
+    for seat, _, card in parked:
+        for index, mine in enumerate(hidden):
+            if plain and card < X2:
+                hit = total - mine + card == BUE
+            else:
+                hit = total_of((*locked, *hidden[:index], card, *hidden[index + 1 :])) == BUE
+            if hit:
+                miss *= 1 - survival.get(seat, 0.0)
+                break
+    return 1 - miss
+
+
+def reveal_survival(view: JSON, seat: int) -> float:
+    """``park_survival`` from the reveal on: the holder reveals now, then, if it exchanges before
+    this seat next round, exchanges from one hidden card fewer."""
+    order = exchange_order(view)
+    hidden = len(hidden_positions(view, seat))
+    if hidden <= 1:
+        return 0.0
+    first = order.index(seat) < order.index(view["me"])
+    keep_exchange = (hidden - 2) / (hidden - 1) if first else 1.0
+    return (hidden - 1) / hidden * keep_exchange * PARK_UNDISTURBED
+
+
+def best_reveal(
+    view: JSON,
+    planner: Planner,
+    locked: tuple[int, ...],
+    hidden: tuple[int, ...],
+    known: dict[int, dict[int, str]],
+) -> int:
+    """Which hidden card to lock: the planner's choice, unless keeping a card hidden keeps a sure
+    Bué by a parked card within reach (the card to give for it must stay hidden)."""
+    parked = parked_cards(known)
+    if not parked or view["round"] >= 5:
+        return planner.best_reveal(locked, hidden, view["round"])[0]
+    survival = {seat: reveal_survival(view, seat) for seat in exchange_order(view) if seat != view["me"]}
+    options = []
+    for index, card in enumerate(hidden):
+        rest = hidden[:index] + hidden[index + 1 :]
+        value = planner.value((*locked, card), rest, view["round"] + 1)
+        chance = park_chance((*locked, card), rest, parked, survival) if rest else 0.0
+        options.append((round_score(chance * BUE_POINTS + (1 - chance) * value), -index))
+    return -max(options)[1]
+
+
 class TablePlan:
     """Scores this seat's exchanges in rounds 1-4 over sampled worlds.
 
@@ -153,6 +239,10 @@ class TablePlan:
             for world in worlds
         ]
         self.survival = [no_hit(odds, (*self.after, *self.before)) for odds in self.odds]
+        self.park_survival = {
+            seat: park_survival(view, seat, seat in self.after) for seat in order if seat != me
+        }
+        self.park_memo: dict[tuple[int, int, Parked], float] = {}
 
     def seat_odds(self, seat: int, hidden: dict[int, int]) -> float:
         key = (self.faceup[seat], tuple(sorted(hidden.values())))
@@ -174,13 +264,32 @@ class TablePlan:
             )
         return self.mine[key]
 
+    def parked_value(self, give: int, received: int, parked: Parked) -> float | None:
+        """``my_value``, with the odds of a sure Bué next exchange by taking back a parked card."""
+        key = (give, received, parked)
+        if key not in self.park_memo:
+            value = self.my_value(give, received)
+            # With one hidden card left the game ends before its next exchange: after round 5's.
+            if value is not None and parked and len(self.seat.hidden) > 1:
+                seat = self.seat
+                kept = (*seat.hidden[:give], received, *seat.hidden[give + 1 :])
+                chance = park_chance(seat.locked, kept, parked, self.park_survival)
+                value = chance * BUE_POINTS + (1 - chance) * value
+            self.park_memo[key] = value  # type: ignore[assignment]
+        return self.park_memo[key]
+
     def outcome(
-        self, survival: float, give: int, received: Sequence[tuple[int, float]], target_bue: bool
+        self,
+        survival: float,
+        give: int,
+        received: Sequence[tuple[int, float]],
+        target_bue: bool,
+        parked: Parked,
     ) -> float:
         """Expected utility over the cards this seat may receive."""
         total = 0.0
         for card, chance in received:
-            value = self.my_value(give, card)
+            value = self.parked_value(give, card, parked)
             if value is None:
                 # Two Bués at once: the tie rule picks one; call it even.
                 total += chance * ((BUE_POINTS - self.loss) / 2 if target_bue else BUE_POINTS)
@@ -198,11 +307,12 @@ class TablePlan:
 
     def score(self, action: JSON, known: dict[int, dict[int, str]]) -> float:
         give = self.seat.hidden_at.index(action["give"])
+        parked = self.parked_after(action, known)
         total = 0.0
         for world, odds, survival in zip(self.worlds, self.odds, self.survival, strict=True):
             if action["type"] == "deck":
                 received = [(world.draw, 1.0)] if self.exact else self.planner.draw
-                total += self.outcome(survival, give, received, False)
+                total += self.outcome(survival, give, received, False, parked)
                 continue
             target, take = action["target"], action["take"]
             hand = dict(world.hands[target])
@@ -212,8 +322,19 @@ class TablePlan:
             survival *= (1 - self.seat_odds(target, hand)) / max(1 - odds[target], 1e-9)
             known_take = self.exact or take in known.get(target, {})
             received = [(taken, 1.0)] if known_take else self.planner.unknown
-            total += self.outcome(survival, give, received, target_bue) + self.gift_harm(target, give)
+            total += self.outcome(survival, give, received, target_bue, parked) + self.gift_harm(target, give)
         return round_score(total / len(self.worlds))
+
+    def parked_after(self, action: JSON, known: dict[int, dict[int, str]]) -> Parked:
+        """The cards this seat knows the place of after ``action``: a swap parks the card given
+        where the card taken was."""
+        parked = parked_cards(known)
+        if action["type"] != "swap":
+            return parked
+        target, take = action["target"], action["take"]
+        given = self.seat.hidden[self.seat.hidden_at.index(action["give"])]
+        kept = tuple(entry for entry in parked if entry[:2] != (target, take))
+        return tuple(sorted((*kept, (target, take, given))))
 
 
 def distinct_exchanges(actions: Sequence[JSON], known: dict[int, dict[int, str]]) -> list[JSON]:
