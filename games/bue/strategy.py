@@ -116,6 +116,11 @@ class Seat:
 # Handing an opponent a card instead of discarding it changes their game beyond their odds of a
 # Bué next turn: a 100 costs them an exchange, a multiplier gives them ways to 50. In utility
 # points at two seats, shared out among the opponents at bigger tables.
+# How often the four cards a blind take leaves in a hand are one card from 50: in a hand a
+# player has exchanged from (measured against ``easy``: 64%), and in a hand as dealt.
+KEEPER = 0.6
+DEALT = 0.35
+
 GIFT_HARM = {HUNDRED: 4.0, X2: -1.5, X0: -4.0}
 
 
@@ -148,7 +153,7 @@ def park_survival(view: JSON, seat: int, exchanged_first: bool) -> float:
 
 
 # A parked card is sometimes taken by a third seat's blind swap with its holder.
-PARK_UNDISTURBED = 0.9
+PARK_UNDISTURBED = 0.5
 
 
 def park_chance(
@@ -283,21 +288,38 @@ class TablePlan:
         survival: float,
         give: int,
         received: Sequence[tuple[int, float]],
-        target_bue: bool,
+        target_bue: float,
         parked: Parked,
     ) -> float:
-        """Expected utility over the cards this seat may receive."""
+        """Expected utility over the cards this seat may receive, when the exchange hands the
+        seat swapped with a Bué with odds ``target_bue``."""
         total = 0.0
         for card, chance in received:
             value = self.parked_value(give, card, parked)
             if value is None:
                 # Two Bués at once: the tie rule picks one; call it even.
-                total += chance * ((BUE_POINTS - self.loss) / 2 if target_bue else BUE_POINTS)
-            elif target_bue:
-                total -= chance * self.loss
+                mine = target_bue * (BUE_POINTS - self.loss) / 2 + (1 - target_bue) * BUE_POINTS
             else:
-                total += chance * (survival * value - (1 - survival) * self.loss)
+                mine = (1 - target_bue) * (survival * value - (1 - survival) * self.loss)
+                mine -= target_bue * self.loss
+            total += chance * mine
         return total
+
+    def gift_danger(self, target: int, give: int) -> float:
+        """The odds the card given completes the target's Bué: the target's four other cards are
+        one card from 50 with odds ``KEEPER`` (players keep such hands; a dealt hand is such
+        less often), and then need any number up to 20 that the cards face up allow, as likely
+        as its count among the unseen cards."""
+        gift = self.seat.hidden[give]
+        faceup = self.faceup[target]
+        if gift >= X2 or (faceup and max(faceup) >= X2):
+            return 0.0  # multipliers: left to the worlds and ``GIFT_HARM``
+        most = min(20, BUE - sum(faceup) - (4 - len(faceup)))
+        if gift > most:
+            return 0.0
+        weight = sum(chance for card, chance in self.planner.plain if 1 <= card <= most)
+        dealt = self.view["round"] == 1 and target not in self.before
+        return (DEALT if dealt else KEEPER) * self.planner.chances.get(gift, 0.0) / max(weight, 1e-9)
 
     def gift_harm(self, target: int, give: int) -> float:
         gift = self.seat.hidden[give]
@@ -308,6 +330,7 @@ class TablePlan:
     def score(self, action: JSON, known: dict[int, dict[int, str]]) -> float:
         give = self.seat.hidden_at.index(action["give"])
         parked = self.parked_after(action, known)
+        danger = self.gift_danger(action["target"], give) if action["type"] == "swap" else 0.0
         total = 0.0
         for world, odds, survival in zip(self.worlds, self.odds, self.survival, strict=True):
             if action["type"] == "deck":
@@ -318,7 +341,8 @@ class TablePlan:
             hand = dict(world.hands[target])
             taken = hand[take]
             hand[take] = self.seat.hidden[give]
-            target_bue = total_of((*self.faceup[target], *hand.values())) == BUE
+            bue_here = total_of((*self.faceup[target], *hand.values())) == BUE
+            target_bue = 1.0 if bue_here else 0.0 if self.exact else danger
             survival *= (1 - self.seat_odds(target, hand)) / max(1 - odds[target], 1e-9)
             known_take = self.exact or take in known.get(target, {})
             received = [(taken, 1.0)] if known_take else self.planner.unknown
