@@ -49,7 +49,6 @@ class World:
     """One guess at every card the seat cannot see, consistent with what it saw."""
 
     hands: dict[int, dict[int, int]]  # other seat -> hidden position -> card token
-    draw: int  # the next card of the deck
 
 
 def sample_worlds(view: JSON, memory: JSON, count: int, generator: random.Random) -> list[World]:
@@ -68,11 +67,11 @@ def sample_worlds(view: JSON, memory: JSON, count: int, generator: random.Random
     for _ in range(count):
         cards = list(pool)
         generator.shuffle(cards)
-        cards += [10] * max(0, len(blind) + 1 - len(cards))  # a memory out of step: never short
+        cards += [10] * max(0, len(blind) - len(cards))  # a memory out of step: never short
         hands = {seat: {p: token(code) for p, code in slots.items()} for seat, slots in known.items()}
         for (seat, position), card in zip(blind, cards, strict=False):
             hands.setdefault(seat, {})[position] = card
-        worlds.append(World(hands, cards[len(blind)]))
+        worlds.append(World(hands))
     return worlds
 
 
@@ -219,9 +218,9 @@ class TablePlan:
     costs ``50 / (n - 1)``. A swap changes the target's hand, in each world: the card taken may
     break their Bué to come, the card given may complete it at once.
 
-    ``exact`` worlds are the truth (the bench's oracle): the card a take or a draw brings is the
-    world's; otherwise it is any unseen card, as likely as its count, and the world only decides
-    the other seats' hands.
+    ``exact`` worlds are the truth (the bench's oracles): the card a take brings is the world's;
+    otherwise it is any unseen card, as likely as its count, and the world only decides the other
+    seats' hands. A draw is any card of the planner's ``draw`` (the oracle's holds one card).
     """
 
     def __init__(
@@ -334,7 +333,7 @@ class TablePlan:
         total = 0.0
         for world, odds, survival in zip(self.worlds, self.odds, self.survival, strict=True):
             if action["type"] == "deck":
-                received = [(world.draw, 1.0)] if self.exact else self.planner.draw
+                received = self.planner.draw
                 total += self.outcome(survival, give, received, False, parked)
                 continue
             target, take = action["target"], action["take"]
