@@ -18,6 +18,12 @@ hidden slots it does not know, the rest being the deck. In each world, an exchan
   game; if nobody does, this seat's hand is worth what ``Planner`` says.
 
 Utilities are in points minus the others' average, so an opponent's Bué costs 50 / (n - 1).
+
+Two things the worlds alone would get wrong. A card this seat gave in a swap is parked where it
+knows it: taking it back later is a sure card, so a hand's value counts the odds of a sure Bué
+at the next exchange that way (``park_chance``), and the reveal keeps hidden the card to give for
+it. And players keep hands one card from 50, so a card given is far likelier to complete the
+target's Bué than in a uniform deal (``TablePlan.gift_danger``).
 """
 
 from __future__ import annotations
@@ -115,12 +121,18 @@ class Seat:
 # Handing an opponent a card instead of discarding it changes their game beyond their odds of a
 # Bué next turn: a 100 costs them an exchange, a multiplier gives them ways to 50. In utility
 # points at two seats, shared out among the opponents at bigger tables.
+GIFT_HARM = {HUNDRED: 4.0, X2: -1.5, X0: -4.0}
+
 # How often the four cards a blind take leaves in a hand are one card from 50: in a hand a
 # player has exchanged from (measured against ``easy``: 64%), and in a hand as dealt.
 KEEPER = 0.6
 DEALT = 0.35
 
-GIFT_HARM = {HUNDRED: 4.0, X2: -1.5, X0: -4.0}
+# Besides the holder's one exchange and one reveal, a parked card is lost to a third seat's take
+# from its holder, and out of sight when the holder swaps (its give is unseen, so this seat
+# forgets that hand): sized so that, as measured in play, about a third of the cards parked in
+# rounds 1-2 are still known in place at this seat's next exchange.
+PARK_UNDISTURBED = 0.5
 
 
 Parked = tuple[tuple[int, int, int], ...]  # (seat, position, card token) of cards it placed
@@ -149,10 +161,6 @@ def park_survival(view: JSON, seat: int, exchanged_first: bool) -> float:
     keep_reveal = (hidden - 1) / hidden
     keep_exchange = (hidden - 1) / hidden if exchanged_first else (hidden - 2) / (hidden - 1)
     return keep_reveal * keep_exchange * PARK_UNDISTURBED
-
-
-# A parked card is sometimes taken by a third seat's blind swap with its holder.
-PARK_UNDISTURBED = 0.5
 
 
 def park_chance(
@@ -246,7 +254,7 @@ class TablePlan:
         self.park_survival = {
             seat: park_survival(view, seat, seat in self.after) for seat in order if seat != me
         }
-        self.park_memo: dict[tuple[int, int, Parked], float] = {}
+        self.park_memo: dict[tuple[int, int, Parked], float | None] = {}
 
     def seat_odds(self, seat: int, hidden: dict[int, int]) -> float:
         key = (self.faceup[seat], tuple(sorted(hidden.values())))
@@ -279,7 +287,7 @@ class TablePlan:
                 kept = (*seat.hidden[:give], received, *seat.hidden[give + 1 :])
                 chance = park_chance(seat.locked, kept, parked, self.park_survival)
                 value = chance * BUE_POINTS + (1 - chance) * value
-            self.park_memo[key] = value  # type: ignore[assignment]
+            self.park_memo[key] = value
         return self.park_memo[key]
 
     def outcome(
@@ -334,7 +342,7 @@ class TablePlan:
         for world, odds, survival in zip(self.worlds, self.odds, self.survival, strict=True):
             if action["type"] == "deck":
                 received = self.planner.draw
-                total += self.outcome(survival, give, received, False, parked)
+                total += self.outcome(survival, give, received, 0.0, parked)
                 continue
             target, take = action["target"], action["take"]
             hand = dict(world.hands[target])
