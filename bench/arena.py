@@ -8,11 +8,12 @@ A pairing ``hero-field`` seats one ``hero`` against ``seats - 1`` players of the
 (at two seats: one against one). Levels: ``easy``, ``hard``, ``random`` (a uniformly random legal
 player: the game's ``random_action``) and, for Bué only, ``oracle``: the ``hard`` planner handed
 every hidden card instead of samples, the ceiling of what any strategy could reach (bench only:
-nothing in the bot can build it). The hero's seat rotates from one match to the next; a match
-with no winner counts as a tie split evenly between its seats. For each table: the hero's win
-rate with a 95% Wilson interval, chance (one in ``seats``), the win rate over chance, mean match
-points of the hero and of the field, and the CPU time of each decision (median / p99) of each
-computer level. Matches run in worker processes, one per core.
+nothing in the bot can build it), and its halves ``oracle_hands`` (sees the others' hands, not the
+deck) and ``oracle_deck`` (sees the next draw, not the hands). The hero's seat rotates from one
+match to the next; a match with no winner counts as a tie split evenly between its seats. For
+each table: the hero's win rate with a 95% Wilson interval, chance (one in ``seats``), the win
+rate over chance, mean match points of the hero and of the field, and the CPU time of each
+decision (median / p99) of each computer level. Matches run in worker processes, one per core.
 """
 
 from __future__ import annotations
@@ -38,7 +39,11 @@ GAMES = {
     "rumbugz": ("games.rumbugz", "RumBugz", "RumBugzRobot"),
 }
 PAIRINGS = ("hard-random", "hard-easy", "easy-random")
-ORACLE_PAIRINGS = ("oracle-easy", "oracle-random")
+ORACLE_PAIRINGS = tuple(
+    f"{oracle}-{field}"
+    for oracle in ("oracle", "oracle_hands", "oracle_deck")
+    for field in ("easy", "random")
+)
 CHUNK = 10
 
 
@@ -52,12 +57,12 @@ def player(game: str, level: str, seed: int, match: Game) -> Robot:
     """A robot of ``level``; "random" is the game's robot deciding by ``random_action`` (it keeps
     the robot's memory, which some games need to know what is legal); "oracle" sees ``match``."""
     _, robot_class, random_action = classes(game)
-    if level == "oracle":
+    if level.startswith("oracle"):
         if game != "bue":
             raise SystemExit("the oracle player exists for Bué only")
         from bench.bue_oracle import OracleRobot
 
-        return OracleRobot(match, seed)
+        return OracleRobot(match, seed, level)
     if level != "random":
         return robot_class(level, seed)
     takes_memory = len(inspect.signature(random_action).parameters) > 2

@@ -1,9 +1,14 @@
-"""The arena's ceiling for Bué: the ``hard`` planner handed every card instead of samples.
+"""The arena's ceiling for Bué: the ``hard`` planner handed hidden cards instead of samples.
 
-It reads the match itself (every hidden hand and the deck's order), which no player can, so
-it exists in the bench only: nothing in ``bot/`` or ``games/`` builds it. Its one world is the
-truth, so each exchange is scored with the card it will really receive and every other seat's
-real hand.
+It reads the match itself, which no player can, so it exists in the bench only: nothing in
+``bot/`` or ``games/`` builds it. Three kinds split the ceiling by what is seen:
+
+- ``oracle``: every hidden hand and the deck's order. Its one world is the truth, so each
+  exchange is scored with the card it will really receive and every other seat's real hand.
+- ``oracle_hands``: every hidden hand, but not the deck's order: a take brings the card it
+  sees, a draw any card of the deck, as likely as its count.
+- ``oracle_deck``: the next card of the deck, but not the others' hands (sampled as ``hard``
+  samples them): what knowing the draw alone is worth.
 """
 
 from __future__ import annotations
@@ -12,28 +17,39 @@ from collections import Counter
 
 from games.bue import Bue
 from games.bue.cards import DECK
-from games.bue.planner import token
-from games.bue.robot import BueRobot, Sight, hard_decision
-from games.bue.strategy import World
+from games.bue.planner import known_slots, token, unknown_pool
+from games.bue.robot import BueRobot, Sight, hard_decision, samples
+from games.bue.strategy import World, sample_worlds
 from games.core import JSON
+
+ORACLES = ("oracle", "oracle_hands", "oracle_deck")
 
 
 class OracleRobot(BueRobot):
-    def __init__(self, match: Bue, seed: int) -> None:
+    def __init__(self, match: Bue, seed: int, sees: str = "oracle") -> None:
         super().__init__("hard", seed)
-        self.match = match
+        self.match, self.sees = match, sees
 
     def decide(self, view: JSON) -> JSON:
         game, me = self.match, view["me"]
+        # The next draw; with an empty deck the refill is shuffled later, so any card of it.
+        upcoming = game.deck or game.discard[:-1] or game.discard
+        deck = Counter(token(DECK[card].code) for card in upcoming) or Counter({10: 1})
+        draw = token(DECK[upcoming[-1]].code) if upcoming else 10
+        if self.sees == "oracle_deck":
+            unknown = unknown_pool(view, self.memory)
+            planning = view["phase"] == "exchange" and view["round"] < 5
+            count = samples(sum(view["active"])) if planning else 0
+            worlds = sample_worlds(view, self.memory, count, self.random.stream()) if count else []
+            known = known_slots(self.memory, view)
+            sight = Sight(unknown, Counter({draw: 1}), known, worlds)
+            return hard_decision(view, self.memory, sight)
         known = {
             seat: {p: DECK[slot.card].code for p, slot in enumerate(hand) if not slot.revealed}
             for seat, hand in enumerate(game.hands)
             if seat != me and game.active[seat]
         }
-        # The next draw; with an empty deck the refill is shuffled later, so any card of it.
-        upcoming = game.deck or game.discard[:-1] or game.discard
-        pool = Counter(token(DECK[card].code) for card in upcoming) or Counter({10: 1})
-        draw = token(DECK[upcoming[-1]].code) if upcoming else 10
         hands = {seat: {p: token(code) for p, code in slots.items()} for seat, slots in known.items()}
-        sight = Sight(pool, Counter({draw: 1}), known, [World(hands, draw)], exact=True)
+        next_draw = Counter({draw: 1}) if self.sees == "oracle" else deck
+        sight = Sight(deck, next_draw, known, [World(hands)], exact=True)
         return hard_decision(view, self.memory, sight)

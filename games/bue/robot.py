@@ -31,7 +31,7 @@ from games.bue.planner import (
     typical_closer,
     unknown_pool,
 )
-from games.bue.strategy import Seat, TablePlan, World, distinct_exchanges, sample_worlds
+from games.bue.strategy import Seat, TablePlan, World, best_reveal, distinct_exchanges, sample_worlds
 from games.core import JSON, Event, SeededRandom
 from games.robots import Robot
 
@@ -224,7 +224,7 @@ def hard_decision(view: JSON, memory: JSON, sight: Sight) -> JSON:
     hidden_at = hidden_positions(view, me)
     hidden = tuple(token(hand[p]["card"]) for p in hidden_at)
     if view["phase"] == "reveal":
-        index, _ = planner.best_reveal(locked, hidden, view["round"])
+        index = best_reveal(view, planner, locked, hidden, sight.known)
         return {"type": "reveal", "position": hidden_at[index]}
     actions = legal_exchanges(view, memory)
     seat = Seat(locked, hidden, hidden_at)

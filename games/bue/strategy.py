@@ -18,6 +18,12 @@ hidden slots it does not know, the rest being the deck. In each world, an exchan
   game; if nobody does, this seat's hand is worth what ``Planner`` says.
 
 Utilities are in points minus the others' average, so an opponent's Bué costs 50 / (n - 1).
+
+Two things the worlds alone would get wrong. A card this seat gave in a swap is parked where it
+knows it: taking it back later is a sure card, so a hand's value counts the odds of a sure Bué
+at the next exchange that way (``park_chance``), and the reveal keeps hidden the card to give for
+it. And players keep hands one card from 50, so a card given is far likelier to complete the
+target's Bué than in a uniform deal (``TablePlan.gift_danger``).
 """
 
 from __future__ import annotations
@@ -49,7 +55,6 @@ class World:
     """One guess at every card the seat cannot see, consistent with what it saw."""
 
     hands: dict[int, dict[int, int]]  # other seat -> hidden position -> card token
-    draw: int  # the next card of the deck
 
 
 def sample_worlds(view: JSON, memory: JSON, count: int, generator: random.Random) -> list[World]:
@@ -68,11 +73,11 @@ def sample_worlds(view: JSON, memory: JSON, count: int, generator: random.Random
     for _ in range(count):
         cards = list(pool)
         generator.shuffle(cards)
-        cards += [10] * max(0, len(blind) + 1 - len(cards))  # a memory out of step: never short
+        cards += [10] * max(0, len(blind) - len(cards))  # a memory out of step: never short
         hands = {seat: {p: token(code) for p, code in slots.items()} for seat, slots in known.items()}
         for (seat, position), card in zip(blind, cards, strict=False):
             hands.setdefault(seat, {})[position] = card
-        worlds.append(World(hands, cards[len(blind)]))
+        worlds.append(World(hands))
     return worlds
 
 
@@ -118,6 +123,99 @@ class Seat:
 # points at two seats, shared out among the opponents at bigger tables.
 GIFT_HARM = {HUNDRED: 4.0, X2: -1.5, X0: -4.0}
 
+# How often the four cards a blind take leaves in a hand are one card from 50: in a hand a
+# player has exchanged from (measured against ``easy``: 64%), and in a hand as dealt.
+KEEPER = 0.6
+DEALT = 0.35
+
+# Besides the holder's one exchange and one reveal, a parked card is lost to a third seat's take
+# from its holder, and out of sight when the holder swaps (its give is unseen, so this seat
+# forgets that hand): sized so that, as measured in play, about a third of the cards parked in
+# rounds 1-2 are still known in place at this seat's next exchange.
+PARK_UNDISTURBED = 0.5
+
+
+Parked = tuple[tuple[int, int, int], ...]  # (seat, position, card token) of cards it placed
+
+
+def parked_cards(known: dict[int, dict[int, str]]) -> Parked:
+    """The cards this seat put into others' hidden slots and still knows the place of."""
+    return tuple(
+        (seat, position, token(code))
+        for seat, slots in sorted(known.items())
+        for position, code in sorted(slots.items())
+    )
+
+
+def park_survival(view: JSON, seat: int, exchanged_first: bool) -> float:
+    """The odds a card this seat parked in ``seat``'s hidden slots is still there, hidden, when
+    this seat exchanges next: the holder exchanges once and reveals once before then, each
+    taken as a blind choice among its hidden cards, and a third seat may take it now and then.
+
+    ``exchanged_first``: the holder's exchange comes before its reveal (it has not exchanged
+    this round yet); otherwise it reveals first and exchanges from one hidden card fewer.
+    """
+    hidden = len(hidden_positions(view, seat))
+    if hidden <= 1:
+        return 0.0
+    keep_reveal = (hidden - 1) / hidden
+    keep_exchange = (hidden - 1) / hidden if exchanged_first else (hidden - 2) / (hidden - 1)
+    return keep_reveal * keep_exchange * PARK_UNDISTURBED
+
+
+def park_chance(
+    locked: tuple[int, ...], hidden: Sequence[int], parked: Parked, survival: dict[int, float]
+) -> float:
+    """The odds this seat can make 50 for sure at its next exchange: some hidden card of its
+    own, given for a card it parked, makes the hand exactly 50, and that card is still there."""
+    total = total_of((*locked, *hidden))
+    plain = max((*locked, *hidden)) < X2
+    miss = 1.0
+    for seat, _, card in parked:
+        for index, mine in enumerate(hidden):
+            if plain and card < X2:
+                hit = total - mine + card == BUE
+            else:
+                hit = total_of((*locked, *hidden[:index], card, *hidden[index + 1 :])) == BUE
+            if hit:
+                miss *= 1 - survival.get(seat, 0.0)
+                break
+    return 1 - miss
+
+
+def reveal_survival(view: JSON, seat: int) -> float:
+    """``park_survival`` from the reveal on: the holder reveals now, then, if it exchanges before
+    this seat next round, exchanges from one hidden card fewer."""
+    order = exchange_order(view)
+    hidden = len(hidden_positions(view, seat))
+    if hidden <= 1:
+        return 0.0
+    first = order.index(seat) < order.index(view["me"])
+    keep_exchange = (hidden - 2) / (hidden - 1) if first else 1.0
+    return (hidden - 1) / hidden * keep_exchange * PARK_UNDISTURBED
+
+
+def best_reveal(
+    view: JSON,
+    planner: Planner,
+    locked: tuple[int, ...],
+    hidden: tuple[int, ...],
+    known: dict[int, dict[int, str]],
+) -> int:
+    """Which hidden card to lock: the planner's choice, unless keeping a card hidden keeps a sure
+    Bué by a parked card within reach (the card to give for it must stay hidden)."""
+    parked = parked_cards(known)
+    if not parked or view["round"] >= 5:
+        return planner.best_reveal(locked, hidden, view["round"])[0]
+    survival = {seat: reveal_survival(view, seat) for seat in exchange_order(view) if seat != view["me"]}
+    options = []
+    for index, card in enumerate(hidden):
+        rest = hidden[:index] + hidden[index + 1 :]
+        value = planner.value((*locked, card), rest, view["round"] + 1)
+        chance = park_chance((*locked, card), rest, parked, survival) if rest else 0.0
+        options.append((round_score(chance * BUE_POINTS + (1 - chance) * value), -index))
+    return -max(options)[1]
+
 
 class TablePlan:
     """Scores this seat's exchanges in rounds 1-4 over sampled worlds.
@@ -128,9 +226,9 @@ class TablePlan:
     costs ``50 / (n - 1)``. A swap changes the target's hand, in each world: the card taken may
     break their Bué to come, the card given may complete it at once.
 
-    ``exact`` worlds are the truth (the bench's oracle): the card a take or a draw brings is the
-    world's; otherwise it is any unseen card, as likely as its count, and the world only decides
-    the other seats' hands.
+    ``exact`` worlds are the truth (the bench's oracles): the card a take brings is the world's;
+    otherwise it is any unseen card, as likely as its count, and the world only decides the other
+    seats' hands. A draw is any card of the planner's ``draw`` (the oracle's holds one card).
     """
 
     def __init__(
@@ -153,6 +251,10 @@ class TablePlan:
             for world in worlds
         ]
         self.survival = [no_hit(odds, (*self.after, *self.before)) for odds in self.odds]
+        self.park_survival = {
+            seat: park_survival(view, seat, seat in self.after) for seat in order if seat != me
+        }
+        self.park_memo: dict[tuple[int, int, Parked], float | None] = {}
 
     def seat_odds(self, seat: int, hidden: dict[int, int]) -> float:
         key = (self.faceup[seat], tuple(sorted(hidden.values())))
@@ -174,21 +276,57 @@ class TablePlan:
             )
         return self.mine[key]
 
+    def parked_value(self, give: int, received: int, parked: Parked) -> float | None:
+        """``my_value``, with the odds of a sure Bué next exchange by taking back a parked card."""
+        key = (give, received, parked)
+        if key not in self.park_memo:
+            value = self.my_value(give, received)
+            # With one hidden card left the game ends before its next exchange: after round 5's.
+            if value is not None and parked and len(self.seat.hidden) > 1:
+                seat = self.seat
+                kept = (*seat.hidden[:give], received, *seat.hidden[give + 1 :])
+                chance = park_chance(seat.locked, kept, parked, self.park_survival)
+                value = chance * BUE_POINTS + (1 - chance) * value
+            self.park_memo[key] = value
+        return self.park_memo[key]
+
     def outcome(
-        self, survival: float, give: int, received: Sequence[tuple[int, float]], target_bue: bool
+        self,
+        survival: float,
+        give: int,
+        received: Sequence[tuple[int, float]],
+        target_bue: float,
+        parked: Parked,
     ) -> float:
-        """Expected utility over the cards this seat may receive."""
+        """Expected utility over the cards this seat may receive, when the exchange hands the
+        seat swapped with a Bué with odds ``target_bue``."""
         total = 0.0
         for card, chance in received:
-            value = self.my_value(give, card)
+            value = self.parked_value(give, card, parked)
             if value is None:
                 # Two Bués at once: the tie rule picks one; call it even.
-                total += chance * ((BUE_POINTS - self.loss) / 2 if target_bue else BUE_POINTS)
-            elif target_bue:
-                total -= chance * self.loss
+                mine = target_bue * (BUE_POINTS - self.loss) / 2 + (1 - target_bue) * BUE_POINTS
             else:
-                total += chance * (survival * value - (1 - survival) * self.loss)
+                mine = (1 - target_bue) * (survival * value - (1 - survival) * self.loss)
+                mine -= target_bue * self.loss
+            total += chance * mine
         return total
+
+    def gift_danger(self, target: int, give: int) -> float:
+        """The odds the card given completes the target's Bué: the target's four other cards are
+        one card from 50 with odds ``KEEPER`` (players keep such hands; a dealt hand is such
+        less often), and then need any number up to 20 that the cards face up allow, as likely
+        as its count among the unseen cards."""
+        gift = self.seat.hidden[give]
+        faceup = self.faceup[target]
+        if gift >= X2 or (faceup and max(faceup) >= X2):
+            return 0.0  # multipliers: left to the worlds and ``GIFT_HARM``
+        most = min(20, BUE - sum(faceup) - (4 - len(faceup)))
+        if gift > most:
+            return 0.0
+        weight = sum(chance for card, chance in self.planner.plain if 1 <= card <= most)
+        dealt = self.view["round"] == 1 and target not in self.before
+        return (DEALT if dealt else KEEPER) * self.planner.chances.get(gift, 0.0) / max(weight, 1e-9)
 
     def gift_harm(self, target: int, give: int) -> float:
         gift = self.seat.hidden[give]
@@ -198,22 +336,36 @@ class TablePlan:
 
     def score(self, action: JSON, known: dict[int, dict[int, str]]) -> float:
         give = self.seat.hidden_at.index(action["give"])
+        parked = self.parked_after(action, known)
+        danger = self.gift_danger(action["target"], give) if action["type"] == "swap" else 0.0
         total = 0.0
         for world, odds, survival in zip(self.worlds, self.odds, self.survival, strict=True):
             if action["type"] == "deck":
-                received = [(world.draw, 1.0)] if self.exact else self.planner.draw
-                total += self.outcome(survival, give, received, False)
+                received = self.planner.draw
+                total += self.outcome(survival, give, received, 0.0, parked)
                 continue
             target, take = action["target"], action["take"]
             hand = dict(world.hands[target])
             taken = hand[take]
             hand[take] = self.seat.hidden[give]
-            target_bue = total_of((*self.faceup[target], *hand.values())) == BUE
+            bue_here = total_of((*self.faceup[target], *hand.values())) == BUE
+            target_bue = 1.0 if bue_here else 0.0 if self.exact else danger
             survival *= (1 - self.seat_odds(target, hand)) / max(1 - odds[target], 1e-9)
             known_take = self.exact or take in known.get(target, {})
             received = [(taken, 1.0)] if known_take else self.planner.unknown
-            total += self.outcome(survival, give, received, target_bue) + self.gift_harm(target, give)
+            total += self.outcome(survival, give, received, target_bue, parked) + self.gift_harm(target, give)
         return round_score(total / len(self.worlds))
+
+    def parked_after(self, action: JSON, known: dict[int, dict[int, str]]) -> Parked:
+        """The cards this seat knows the place of after ``action``: a swap parks the card given
+        where the card taken was."""
+        parked = parked_cards(known)
+        if action["type"] != "swap":
+            return parked
+        target, take = action["target"], action["take"]
+        given = self.seat.hidden[self.seat.hidden_at.index(action["give"])]
+        kept = tuple(entry for entry in parked if entry[:2] != (target, take))
+        return tuple(sorted((*kept, (target, take, given))))
 
 
 def distinct_exchanges(actions: Sequence[JSON], known: dict[int, dict[int, str]]) -> list[JSON]:
