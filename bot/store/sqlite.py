@@ -137,8 +137,8 @@ class SQLiteBackend(Backend):
         """The queries as one statement: one hop, and one snapshot of the database without a
         transaction around it (a SELECT reads from one). Each query's rows are an arm of a
         UNION ALL, led by the query's number and padded to the widest query's columns, then told
-        apart again here. SQLite keeps a subquery's ORDER BY when it is the only table of a
-        SELECT without an ORDER BY of its own, as each arm is."""
+        apart again here. A compound SELECT need not keep its arms' order: callers order the rows
+        (see ``Store.snapshot``)."""
         async with self._lock:
             try:
                 names, rows = await self._fetch_merged(queries)

@@ -11,6 +11,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from bot.ratings import Skill, places, rate
@@ -419,11 +420,13 @@ class Store:
         )
         if not games:
             return None
+        # Ordered here, as the queries say: a backend that reads them as one statement (SQLite's
+        # UNION ALL) need not keep each query's order.
         return Snapshot(
             _game(games[0]),
-            [_seat(row) for row in seats],
-            [_timer(row) for row in timers],
-            [_pending(row) for row in pending],
+            sorted(map(_seat, seats), key=attrgetter("seat")),
+            sorted(map(_timer, timers), key=attrgetter("due_at")),
+            sorted(map(_pending, pending), key=attrgetter("version")),
         )
 
     async def running_games(self) -> list[GameRow]:
