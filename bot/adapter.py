@@ -270,6 +270,13 @@ class GameAdapter(ABC):
         """How a card or tile code reads in text."""
         return code
 
+    def match_length(self, options: Mapping[str, int], language: str) -> str:
+        """A match played to a points target or for a number of rounds, as the lobby says it (the
+        game's own words: ``<game>.ui.option.target`` and ``.rounds``)."""
+        if options["target"]:
+            return t(language, f"{self.name}.ui.option.target", target=options["target"])
+        return t(language, f"{self.name}.ui.option.rounds", rounds=options["rounds"])
+
     def labels(self, codes: Sequence[str], viewer: Viewer) -> str:
         """Several cards or tiles as they read in text, in the order the game shows them."""
         return " · ".join(self.label(code, viewer) for code in codes)

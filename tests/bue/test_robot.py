@@ -122,6 +122,22 @@ def permuted(game, seat, rng):
     return other
 
 
+def decides_alike_behind_its_back(game: Bue, bots: list[BueRobot], seat: int, rng) -> Bue:
+    """One move of ``seat``'s computer, checked against a twin game with the hidden cards re-dealt
+    (same view): the same decision, also from a JSON copy of the computer. Plays it, lets every
+    computer observe, and returns the twin."""
+    twin = permuted(game, seat, rng)
+    assert twin.view(seat) == game.view(seat)
+    copy = BueRobot.from_json(json.loads(json.dumps(bots[seat].to_json())))
+    action = bots[seat].decide(game.view(seat))
+    assert copy.decide(twin.view(seat)) == action
+    twin.apply(seat, action)
+    events = game.apply(seat, action)
+    for other, bot in enumerate(bots):
+        bot.observe(game.view(other), [e for e in events if e.visible_to(other)])
+    return twin
+
+
 def test_hard_decides_from_the_view_alone():
     """Mid-match positions re-dealt behind the seat's back: same view, same decision."""
     checked = 0
@@ -131,17 +147,9 @@ def test_hard_decides_from_the_view_alone():
         rng = SeededRandom(seed).stream()
         while not game.finished:
             seat = min(game.to_act())
-            twin = permuted(game, seat, rng)
-            assert twin.view(seat) == game.view(seat)
+            twin = decides_alike_behind_its_back(game, bots, seat, rng)
             assert twin.to_json() != game.to_json() or not hidden_from(game, seat)
-            copy = BueRobot.from_json(json.loads(json.dumps(bots[seat].to_json())))
-            action = bots[seat].decide(game.view(seat))
-            assert copy.decide(twin.view(seat)) == action
-            twin.apply(seat, action)
-            events = game.apply(seat, action)
             checked += 1
-            for other, bot in enumerate(bots):
-                bot.observe(game.view(other), [e for e in events if e.visible_to(other)])
     assert checked > 50
 
 

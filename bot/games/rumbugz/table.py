@@ -46,13 +46,8 @@ class TableSide(GameAdapter):
     }
 
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
-        length = (
-            t(language, "rumbugz.ui.option.target", target=options["target"])
-            if options["target"]
-            else t(language, "rumbugz.ui.option.rounds", rounds=options["rounds"])
-        )
         return [
-            length,
+            self.match_length(options, language),
             t(language, "rumbugz.ui.option.plyt_value", points=options["plyt_value"]),
             t(language, "rumbugz.ui.option.refills", refills=options["refills"]),
         ]

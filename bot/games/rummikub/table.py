@@ -54,17 +54,9 @@ class TableSide(GameAdapter):
         "hints": "rummikub.cmd.option.hints",
     }
 
-    def own_hand(self, view: JSON) -> object:
-        return view.get("rack")
-
     def settings(self, options: Mapping[str, int], language: str) -> list[str]:
-        length = (
-            t(language, "rummikub.ui.option.target", target=options["target"])
-            if options["target"]
-            else t(language, "rummikub.ui.option.rounds", rounds=options["rounds"])
-        )
         return [
-            length,
+            self.match_length(options, language),
             t(
                 language,
                 "rummikub.ui.option.hints_on" if options["hints"] else "rummikub.ui.option.hints_off",
