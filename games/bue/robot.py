@@ -250,9 +250,11 @@ class Position:
 class LastRound:
     """Round 5: every hand is four face-up cards and one hidden; the outcome is nearly exact.
 
-    Opponents who have exchanged keep their hidden card (unknown: a pool card) unless this
-    seat swaps with them, and then they end with the card it gives; those still to exchange
-    end with a pool card whatever they hold now.
+    Opponents who have exchanged keep their hidden card (unknown: a pool card, but not one that
+    made 50, or the game would be over) unless this seat swaps with them, and then they end
+    with the card it gives; those still to exchange end with a pool card whatever they hold
+    now, and end the game if it makes 50. A card given makes 50 in the target's hand at once
+    whether or not the target has exchanged.
     """
 
     def __init__(self, position: Position) -> None:
@@ -266,9 +268,11 @@ class LastRound:
             seat: tuple(token(s["card"]) for s in view["hands"][seat] if s["revealed"]) for seat in order
         }
         self.base = {seat: self._spread(seat, None) for seat in self.opponents}
+        self.loss = BUE_POINTS / max(1, position.planner.players - 1)
 
     def _spread(self, seat: int, gift: int | None) -> list[tuple[int, float]]:
-        """The opponent's final distance from 50, as (distance, probability)."""
+        """The opponent's final distance from 50, as (distance, probability); distance 0 is a
+        Bué at its own exchange, which only a seat still to exchange can make."""
         faceup = self.faceup[seat]
         hidden = len(hidden_positions(self.position.view, seat))
         if hidden != 1:
@@ -278,37 +282,64 @@ class LastRound:
         holding = next(iter(self.position.known.get(seat, {}).values()), None)
         if holding is not None and seat in self.done:
             return [(abs(total_of((*faceup, token(holding))) - BUE), 1.0)]
-        return [(abs(total_of((*faceup, c)) - BUE), p) for c, p in self.position.planner.unknown]
+        spread = [(abs(total_of((*faceup, c)) - BUE), p) for c, p in self.position.planner.unknown]
+        if seat not in self.done:
+            return spread
+        missed = [(d, p) for d, p in spread if d]
+        weight = sum(p for _, p in missed)
+        return [(d, p / weight) for d, p in missed] if weight else []
+
+    def _gift_makes_50(self, target: int, gift: int) -> bool:
+        """The card given completes the target's last-round hand there and then."""
+        return len(hidden_positions(self.position.view, target)) == 1 and (
+            total_of((*self.faceup[target], gift)) == BUE
+        )
 
     def score(self, action: JSON) -> float:
         mine = self.position.seat
         index = mine.hidden_at.index(action["give"])
         kept = mine.hidden[:index] + mine.hidden[index + 1 :]
         spreads = dict(self.base)
+        handed = False
         if action["type"] == "deck":
             received = self.position.planner.draw
         else:
             target = action["target"]
+            handed = self._gift_makes_50(target, mine.hidden[index])
             spreads[target] = self._spread(target, mine.hidden[index])
             taken = self.position.known.get(target, {}).get(action["take"])
             received = [(token(taken), 1.0)] if taken is not None else self.position.planner.unknown
         total = 0.0
         for c, p in received:
             distance = abs(total_of((*mine.locked, *kept, c)) - BUE)
-            total += p * self._utility(distance, spreads)
+            if handed:
+                # Two Bués at once: the tie rule picks one; call it even.
+                total += p * ((BUE_POINTS - self.loss) / 2 if distance == 0 else -self.loss)
+            else:
+                total += p * self._utility(distance, spreads)
         return round_score(total)
 
     def _utility(self, distance: int, spreads: dict[int, list[tuple[int, float]]]) -> float:
+        """Points minus the others' average: its own Bué, another seat's Bué at a later
+        exchange (``loss``), or the places."""
         if distance == 0:
             return float(BUE_POINTS)
         typical = typical_closer(distance)
-        closer = [
-            sum(p for d, p in spread if d < distance) + 0.5 * sum(p for d, p in spread if d == distance)
-            if spread
-            else typical
-            for spread in spreads.values()
-        ]
-        return place_utility(self.position.planner.players, closer)
+        no_bue = 1.0
+        closer = []
+        for spread in spreads.values():
+            if not spread:
+                closer.append(typical)
+                continue
+            bue = sum(p for d, p in spread if d == 0)
+            no_bue *= 1 - bue
+            missed = 1 - bue
+            ahead = sum(p for d, p in spread if 0 < d < distance) + 0.5 * sum(
+                p for d, p in spread if d == distance
+            )
+            closer.append(ahead / missed if missed > 1e-12 else 0.0)
+        placed = place_utility(self.position.planner.players, closer)
+        return no_bue * placed - (1 - no_bue) * self.loss
 
 
 __all__ = ["BueRobot", "legal_exchanges", "random_action"]

@@ -69,6 +69,17 @@ def test_hard_passes_its_hundred_to_an_opponent_who_has_exchanged_in_the_last_ro
     assert action == {"type": "swap", "give": 4, "target": 0, "take": 4}
 
 
+def test_hard_never_hands_a_bue_in_the_last_round_to_an_opponent_still_to_exchange():
+    # Seat 1 (40 face up) has not exchanged: a 10 given to it makes 50 at once. Seat 0 knows
+    # seat 1 holds its 12 (51: a near-sure first place), but the swap would end the game on
+    # seat 1's Bué.
+    game = build(["b20* b10* b5* b4* b10", "b19* b11* b6* b4* b12"], round=5, dealer=1)
+    bot = BueRobot("hard", 0)
+    bot.memory["known"] = {"1": {"4": "b12"}}
+    action = bot.decide(game.view(0))
+    assert action == {"type": "deck", "give": 4}
+
+
 def test_no_swap_back_after_being_swapped_with():
     """Seat 0 gave its 4 for seat 1's 100: seat 1 may not hand the 100 back for the 4 this round,
     and its robots (and the random player given their memory) never try."""
