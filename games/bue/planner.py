@@ -21,7 +21,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from games.bue.cards import DECK, Card
-from games.bue.scoring import BUE, BUE_POINTS, PLACE_POINTS, TWO_PLAYER_POINTS, best_value
+from games.bue.scoring import BUE, best_value
+from games.bue.stakes import Stakes
 from games.core import JSON
 
 # A card as the planner sees it: its value, or one of the multipliers. Gold counts as its value
@@ -182,21 +183,16 @@ def deck_pool(view: JSON, memory: JSON, unknown: Counter[int]) -> Counter[int]:
 # ---------------------------------------------------------------------- the planner
 
 
-def place_utility(players: int, closer: Sequence[float]) -> float:
-    """Points minus the others' average, when each opponent ends closer to 50 with these odds.
-
-    Placing is worth ``n·EP - T`` over ``n - 1`` (EP: own expected points, T: points given
-    out), so a Bué (50 for the maker, 0 for the rest) is worth 50 on the same scale.
-    """
-    points = TWO_PLAYER_POINTS if players == 2 else PLACE_POINTS
+def place_utility(places: Sequence[float], closer: Sequence[float]) -> float:
+    """A place's value (``Stakes.places``: by how many opponents end closer to 50), when each
+    opponent ends closer with these odds."""
     ahead = [1.0]  # ahead[k]: chance that exactly k opponents are closer
     for q in closer:
         ahead = [
             (ahead[k] if k < len(ahead) else 0.0) * (1 - q) + (ahead[k - 1] * q if k else 0.0)
             for k in range(len(ahead) + 1)
         ]
-    expected = sum(p * ahead[k] for k, p in enumerate(points) if k < len(ahead))
-    return (players * expected - sum(points)) / (players - 1)
+    return sum(value * ahead[k] for k, value in enumerate(places) if k < len(ahead))
 
 
 # An opponent's final distance from 50 when nothing better is known: 1 + geometric, mean ~6.
@@ -209,21 +205,24 @@ def typical_closer(distance: int) -> float:
     return 1 - r ** (distance - 1) + 0.5 * (1 - r) * r ** (distance - 1)
 
 
-@lru_cache(maxsize=16)
-def utility_table(players: int) -> tuple[float, ...]:
+@lru_cache(maxsize=64)
+def utility_table(stakes: Stakes) -> tuple[float, ...]:
     """Utility of ending at each distance from 50 (up to 399) against typical opponents."""
-    placed = (place_utility(players, [typical_closer(d)] * (players - 1)) for d in range(1, 400))
-    return (float(BUE_POINTS), *placed)
+    opponents = len(stakes.places) - 1
+    placed = (place_utility(stakes.places, [typical_closer(d)] * opponents) for d in range(1, 400))
+    return (stakes.bue, *placed)
 
 
 class Planner:
     """Values of this seat's hand states for one decision, memoised (the pool is fixed)."""
 
-    def __init__(self, players: int, draw: Counter[int], unknown: Counter[int]) -> None:
-        self.players = players
+    def __init__(self, stakes: Stakes, draw: Counter[int], unknown: Counter[int]) -> None:
+        self.stakes = stakes
+        self.players = len(stakes.places)
+        self.bue = stakes.bue
         self.draw = _probabilities(draw)
         self.unknown = _probabilities(unknown)
-        self.utility = utility_table(players)
+        self.utility = utility_table(stakes)
         self.memo: dict[tuple[int, tuple[int, ...], tuple[int, ...]], float] = {}
         self.plain = [(c, p) for c, p in self.unknown if c < X2]
         self.special = [(c, p) for c, p in self.unknown if c >= X2]
@@ -250,16 +249,16 @@ class Planner:
             static = max(self.last_draw((*locked, *keep)) for keep in combinations(hidden, need))
             hit = max(self.hit_chance((*locked, *hidden[:i], *hidden[i + 1 :])) for i in range(len(hidden)))
             chance = 1 - (1 - hit) ** (5 - round)
-            return chance * BUE_POINTS + (1 - chance) * static
+            return chance * self.bue + (1 - chance) * static
         # Round 4: exchange one card (Bué at once?), lock the better of the rest, draw the last.
         draws = [(c, p, self.last_draw((*locked, c))) for c, p in self.unknown]
         keeps = [self.last_draw((*locked, card)) for card in hidden]
-        best = -float(BUE_POINTS)
+        best = -self.bue
         for give in range(len(hidden)):
             others = hidden[:give] + hidden[give + 1 :]
             kept = max(keeps[:give] + keeps[give + 1 :], default=best)
             value = sum(
-                p * (BUE_POINTS if total_of((*locked, *others, c)) == BUE else max(kept, drawn))
+                p * (self.bue if total_of((*locked, *others, c)) == BUE else max(kept, drawn))
                 for c, p, drawn in draws
             )
             best = max(best, value)
@@ -304,7 +303,7 @@ class Planner:
         """The hand gives ``hidden[give]`` and receives a card: Bué at once, or the best lock next."""
         kept = (*hidden[:give], received, *hidden[give + 1 :])
         if total_of((*locked, *kept)) == BUE:
-            return float(BUE_POINTS)
+            return self.bue
         if round >= 5 or len(kept) == 1:
             return self.final((*locked, *kept))
         return self.best_reveal(locked, kept, round)[1]

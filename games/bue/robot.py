@@ -15,7 +15,6 @@ from typing import ClassVar, TypeVar
 
 from games.bue.planner import (
     BUE,
-    BUE_POINTS,
     Planner,
     SwapPair,
     deck_pool,
@@ -31,6 +30,7 @@ from games.bue.planner import (
     typical_closer,
     unknown_pool,
 )
+from games.bue.stakes import match_stakes
 from games.bue.strategy import Seat, TablePlan, World, best_reveal, distinct_exchanges, sample_worlds
 from games.core import JSON, Event, SeededRandom
 from games.robots import Robot
@@ -218,7 +218,7 @@ class Sight:
 
 def hard_decision(view: JSON, memory: JSON, sight: Sight) -> JSON:
     me = view["me"]
-    planner = Planner(sum(view["active"]), sight.draw, sight.unknown)
+    planner = Planner(match_stakes(view), sight.draw, sight.unknown)
     hand = view["hands"][me]
     locked = tuple(token(slot["card"]) for slot in hand if slot["revealed"])
     hidden_at = hidden_positions(view, me)
@@ -268,7 +268,7 @@ class LastRound:
             seat: tuple(token(s["card"]) for s in view["hands"][seat] if s["revealed"]) for seat in order
         }
         self.base = {seat: self._spread(seat, None) for seat in self.opponents}
-        self.loss = BUE_POINTS / max(1, position.planner.players - 1)
+        self.loss = position.planner.stakes.loss
 
     def _spread(self, seat: int, gift: int | None) -> list[tuple[int, float]]:
         """The opponent's final distance from 50, as (distance, probability); distance 0 is a
@@ -314,7 +314,8 @@ class LastRound:
             distance = abs(total_of((*mine.locked, *kept, c)) - BUE)
             if handed:
                 # Two Bués at once: the tie rule picks one; call it even.
-                total += p * ((BUE_POINTS - self.loss) / 2 if distance == 0 else -self.loss)
+                loss = self.loss[action["target"]]
+                total += p * ((self.position.planner.bue - loss) / 2 if distance == 0 else -loss)
             else:
                 total += p * self._utility(distance, spreads)
         return round_score(total)
@@ -323,23 +324,24 @@ class LastRound:
         """Points minus the others' average: its own Bué, another seat's Bué at a later
         exchange (``loss``), or the places."""
         if distance == 0:
-            return float(BUE_POINTS)
+            return self.position.planner.bue
         typical = typical_closer(distance)
-        no_bue = 1.0
+        no_bue, lost = 1.0, 0.0
         closer = []
-        for spread in spreads.values():
+        for seat, spread in spreads.items():
             if not spread:
                 closer.append(typical)
                 continue
             bue = sum(p for d, p in spread if d == 0)
+            lost += no_bue * bue * self.loss[seat]  # the first of them in turn to make it
             no_bue *= 1 - bue
             missed = 1 - bue
             ahead = sum(p for d, p in spread if 0 < d < distance) + 0.5 * sum(
                 p for d, p in spread if d == distance
             )
             closer.append(ahead / missed if missed > 1e-12 else 0.0)
-        placed = place_utility(self.position.planner.players, closer)
-        return no_bue * placed - (1 - no_bue) * self.loss
+        placed = place_utility(self.position.planner.stakes.places, closer)
+        return no_bue * placed - lost
 
 
 __all__ = ["BueRobot", "legal_exchanges", "random_action"]

@@ -17,7 +17,9 @@ hidden slots it does not know, the rest being the deck. In each world, an exchan
   odds its hand gives (its best card to give, against the pool of unseen cards), a hit ending the
   game; if nobody does, this seat's hand is worth what ``Planner`` says.
 
-Utilities are in points minus the others' average, so an opponent's Bué costs 50 / (n - 1).
+Utilities are in points minus the others' average (an opponent's Bué costs 50 / (n - 1)), or,
+in a game that can end the match, its match equivalent (``games.bue.stakes``): what each
+seat's Bué and each place do to the odds of winning the match.
 
 Two things the worlds alone would get wrong. A card this seat gave in a swap is parked where it
 knows it: taking it back later is a sure card, so a hand's value counts the odds of a sure Bué
@@ -34,7 +36,6 @@ from dataclasses import dataclass
 
 from games.bue.planner import (
     BUE,
-    BUE_POINTS,
     HUNDRED,
     X0,
     X2,
@@ -213,7 +214,7 @@ def best_reveal(
         rest = hidden[:index] + hidden[index + 1 :]
         value = planner.value((*locked, card), rest, view["round"] + 1)
         chance = park_chance((*locked, card), rest, parked, survival) if rest else 0.0
-        options.append((round_score(chance * BUE_POINTS + (1 - chance) * value), -index))
+        options.append((round_score(chance * planner.bue + (1 - chance) * value), -index))
     return -max(options)[1]
 
 
@@ -223,8 +224,9 @@ class TablePlan:
     Its own hand after the exchange is valued by the planner (``Planner.after_exchange``), which
     plays on as if the game lasted; the worlds weigh that against every other seat: the value
     counts only if nobody else makes Bué before this seat's next exchange, and an opponent's Bué
-    costs ``50 / (n - 1)``. A swap changes the target's hand, in each world: the card taken may
-    break their Bué to come, the card given may complete it at once.
+    costs what the stakes say for that seat (``50 / (n - 1)`` while the match is young). A swap
+    changes the target's hand, in each world: the card taken may break their Bué to come, the
+    card given may complete it at once.
 
     ``exact`` worlds are the truth (the bench's oracles): the card a take brings is the world's;
     otherwise it is any unseen card, as likely as its count, and the world only decides the other
@@ -240,7 +242,7 @@ class TablePlan:
         index = order.index(me)
         # Until this seat's next exchange: the rest of this round, then the next one up to it.
         self.after, self.before = order[index + 1 :], order[:index]
-        self.loss = BUE_POINTS / max(1, planner.players - 1)
+        self.loss = planner.stakes.loss
         self.faceup = {
             seat: tuple(token(s["card"]) for s in view["hands"][seat] if s["revealed"]) for seat in order
         }
@@ -251,6 +253,7 @@ class TablePlan:
             for world in worlds
         ]
         self.survival = [no_hit(odds, (*self.after, *self.before)) for odds in self.odds]
+        self.raced = [self.race_loss(odds) for odds in self.odds]
         self.park_survival = {
             seat: park_survival(view, seat, seat in self.after) for seat in order if seat != me
         }
@@ -286,7 +289,7 @@ class TablePlan:
                 seat = self.seat
                 kept = (*seat.hidden[:give], received, *seat.hidden[give + 1 :])
                 chance = park_chance(seat.locked, kept, parked, self.park_survival)
-                value = chance * BUE_POINTS + (1 - chance) * value
+                value = chance * self.planner.bue + (1 - chance) * value
             self.park_memo[key] = value
         return self.park_memo[key]
 
@@ -297,20 +300,32 @@ class TablePlan:
         received: Sequence[tuple[int, float]],
         target_bue: float,
         parked: Parked,
+        losses: tuple[float, float],
     ) -> float:
         """Expected utility over the cards this seat may receive, when the exchange hands the
-        seat swapped with a Bué with odds ``target_bue``."""
+        seat swapped with a Bué with odds ``target_bue``; ``losses``: what that Bué costs, and
+        what another seat's Bué before this seat's next exchange costs on average."""
+        handed, raced = losses
+        bue = self.planner.bue
         total = 0.0
         for card, chance in received:
             value = self.parked_value(give, card, parked)
             if value is None:
                 # Two Bués at once: the tie rule picks one; call it even.
-                mine = target_bue * (BUE_POINTS - self.loss) / 2 + (1 - target_bue) * BUE_POINTS
+                mine = target_bue * (bue - handed) / 2 + (1 - target_bue) * bue
             else:
-                mine = (1 - target_bue) * (survival * value - (1 - survival) * self.loss)
-                mine -= target_bue * self.loss
+                mine = (1 - target_bue) * (survival * value - (1 - survival) * raced)
+                mine -= target_bue * handed
             total += chance * mine
         return total
+
+    def race_loss(self, odds: dict[int, float]) -> float:
+        """What a Bué by another seat before this seat's next exchange costs, each seat
+        weighted by its odds of making it."""
+        weight = sum(odds.values())
+        if weight <= 1e-12:
+            return sum(self.loss[seat] for seat in odds) / max(1, len(odds))
+        return sum(chance * self.loss[seat] for seat, chance in odds.items()) / weight
 
     def gift_danger(self, target: int, give: int) -> float:
         """The odds the card given completes the target's Bué: the target's four other cards are
@@ -339,10 +354,11 @@ class TablePlan:
         parked = self.parked_after(action, known)
         danger = self.gift_danger(action["target"], give) if action["type"] == "swap" else 0.0
         total = 0.0
-        for world, odds, survival in zip(self.worlds, self.odds, self.survival, strict=True):
+        per_world = zip(self.worlds, self.odds, self.survival, self.raced, strict=True)
+        for world, odds, survival, raced in per_world:
             if action["type"] == "deck":
                 received = self.planner.draw
-                total += self.outcome(survival, give, received, 0.0, parked)
+                total += self.outcome(survival, give, received, 0.0, parked, (0.0, raced))
                 continue
             target, take = action["target"], action["take"]
             hand = dict(world.hands[target])
@@ -350,10 +366,15 @@ class TablePlan:
             hand[take] = self.seat.hidden[give]
             bue_here = total_of((*self.faceup[target], *hand.values())) == BUE
             target_bue = 1.0 if bue_here else 0.0 if self.exact else danger
-            survival *= (1 - self.seat_odds(target, hand)) / max(1 - odds[target], 1e-9)
+            target_odds = self.seat_odds(target, hand)
+            survival *= (1 - target_odds) / max(1 - odds[target], 1e-9)
+            if target_odds != odds[target]:
+                raced = self.race_loss({**odds, target: target_odds})
             known_take = self.exact or take in known.get(target, {})
             received = [(taken, 1.0)] if known_take else self.planner.unknown
-            total += self.outcome(survival, give, received, target_bue, parked) + self.gift_harm(target, give)
+            losses = (self.loss[target], raced)
+            total += self.outcome(survival, give, received, target_bue, parked, losses)
+            total += self.gift_harm(target, give)
         return round_score(total / len(self.worlds))
 
     def parked_after(self, action: JSON, known: dict[int, dict[int, str]]) -> Parked:

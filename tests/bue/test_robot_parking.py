@@ -9,6 +9,7 @@ import pytest
 from games.bue.cards import DECK
 from games.bue.planner import HUNDRED, Planner, token
 from games.bue.robot import BueRobot
+from games.bue.stakes import match_stakes
 from games.bue.strategy import Seat, TablePlan, park_chance, parked_cards
 
 from .helpers import build
@@ -42,7 +43,7 @@ def test_hard_takes_back_its_parked_card_for_a_bue():
     assert action == {"type": "swap", "give": 0, "target": 1, "take": 0}
 
 
-def plan_for(hands, **position):
+def plan_for(hands, worlds=(), **position):
     game = build(hands, **position)
     view = game.view(0)
     hand = view["hands"][0]
@@ -53,7 +54,7 @@ def plan_for(hands, **position):
         tuple(token(hand[p]["card"]) for p in hidden_at),
         hidden_at,
     )
-    return TablePlan(view, Planner(len(hands), pool, pool), seat, [], False)
+    return TablePlan(view, Planner(match_stakes(view), pool, pool), seat, list(worlds), False)
 
 
 def test_a_swap_parks_the_card_given_where_the_card_taken_was():

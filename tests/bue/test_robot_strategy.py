@@ -22,6 +22,7 @@ from games.bue.planner import (
 )
 from games.bue.robot import BueRobot
 from games.bue.scoring import BUE, best_value
+from games.bue.stakes import points_stakes
 from games.bue.strategy import hit_odds, sample_worlds
 from games.core import GameError, SeededRandom
 from games.robots import play_out
@@ -56,7 +57,7 @@ def test_the_cards_that_make_50_are_the_engines():
 
 def test_the_quick_hit_odds_are_the_planners():
     pool = Counter(TOKEN_DECK)
-    planner = Planner(4, pool, pool)
+    planner = Planner(points_stakes(4, 4, 0, (True,) * 4), pool, pool)
     rng = random.Random(3)
     for _ in range(2000):
         hand = rng.sample(TOKEN_DECK, 5)
