@@ -9,7 +9,8 @@ A pairing ``hero-field`` seats one ``hero`` against ``seats - 1`` players of the
 player: the game's ``random_action``) and, for Bué only, ``oracle``: the ``hard`` planner handed
 every hidden card instead of samples, the ceiling of what any strategy could reach (bench only:
 nothing in the bot can build it), and its halves ``oracle_hands`` (sees the others' hands, not the
-deck) and ``oracle_deck`` (sees the next draw, not the hands). The hero's seat rotates from one
+deck), ``oracle_deck`` (sees the next draw, not the hands) and ``oracle_race`` (sees the hands
+only to weigh the others' odds; its takes stay blind). The hero's seat rotates from one
 match to the next; a match with no winner counts as a tie split evenly between its seats. For
 each table: the hero's win rate with a 95% Wilson interval, chance (one in ``seats``), the win
 rate over chance, mean match points of the hero and of the field, and the CPU time of each
@@ -41,7 +42,7 @@ GAMES = {
 PAIRINGS = ("hard-random", "hard-easy", "easy-random")
 ORACLE_PAIRINGS = tuple(
     f"{oracle}-{field}"
-    for oracle in ("oracle", "oracle_hands", "oracle_deck")
+    for oracle in ("oracle", "oracle_hands", "oracle_deck", "oracle_race")
     for field in ("easy", "random")
 )
 CHUNK = 10

@@ -9,6 +9,10 @@ It reads the match itself, which no player can, so it exists in the bench only: 
   sees, a draw any card of the deck, as likely as its count.
 - ``oracle_deck``: the next card of the deck, but not the others' hands (sampled as ``hard``
   samples them): what knowing the draw alone is worth.
+- ``oracle_race``: the others' hands, only to weigh the race (each seat's odds of a Bué, what a
+  take breaks, a gift that completes the target's hand); a blind take still brings an unseen
+  card, as ``hard`` reckons it. What seeing hands is worth to everything but choosing the card
+  to take.
 """
 
 from __future__ import annotations
@@ -17,12 +21,12 @@ from collections import Counter
 
 from games.bue import Bue
 from games.bue.cards import DECK
-from games.bue.planner import known_slots, token, unknown_pool
+from games.bue.planner import deck_pool, known_slots, token, unknown_pool
 from games.bue.robot import BueRobot, Sight, hard_decision, samples
 from games.bue.strategy import World, sample_worlds
 from games.core import JSON
 
-ORACLES = ("oracle", "oracle_hands", "oracle_deck")
+ORACLES = ("oracle", "oracle_hands", "oracle_deck", "oracle_race")
 
 
 class OracleRobot(BueRobot):
@@ -50,6 +54,11 @@ class OracleRobot(BueRobot):
             if seat != me and game.active[seat]
         }
         hands = {seat: {p: token(code) for p, code in slots.items()} for seat, slots in known.items()}
+        if self.sees == "oracle_race":
+            unknown = unknown_pool(view, self.memory)
+            own = known_slots(self.memory, view)
+            sight = Sight(unknown, deck_pool(view, self.memory, unknown), own, [World(hands)])
+            return hard_decision(view, self.memory, sight)
         next_draw = Counter({draw: 1}) if self.sees == "oracle" else deck
         sight = Sight(deck, next_draw, known, [World(hands)], exact=True)
         return hard_decision(view, self.memory, sight)
