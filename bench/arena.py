@@ -45,6 +45,11 @@ ORACLE_PAIRINGS = tuple(
     for oracle in ("oracle", "oracle_hands", "oracle_deck", "oracle_race")
     for field in ("easy", "random")
 )
+VARIANT_PAIRINGS = tuple(
+    f"{variant}-{field}"
+    for variant in ("hard_safe_gifts", "hard_no_blind_swaps")
+    for field in ("easy", "random")
+)
 CHUNK = 10
 
 
@@ -58,12 +63,16 @@ def player(game: str, level: str, seed: int, match: Game) -> Robot:
     """A robot of ``level``; "random" is the game's robot deciding by ``random_action`` (it keeps
     the robot's memory, which some games need to know what is legal); "oracle" sees ``match``."""
     _, robot_class, random_action = classes(game)
-    if level.startswith("oracle"):
+    if level.startswith("oracle") or level.startswith("hard_"):
         if game != "bue":
-            raise SystemExit("the oracle player exists for Bué only")
-        from bench.bue_oracle import OracleRobot
+            raise SystemExit("the oracle player and hard's variants exist for Bué only")
+        from bench.bue_oracle import OracleRobot, VariantRobot
 
-        return OracleRobot(match, seed, level)
+        return (
+            OracleRobot(match, seed, level)
+            if level.startswith("oracle")
+            else VariantRobot(match, seed, level)
+        )
     if level != "random":
         return robot_class(level, seed)
     takes_memory = len(inspect.signature(random_action).parameters) > 2
@@ -185,7 +194,9 @@ def main() -> None:
     )
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--seats", nargs="*", type=int, default=[2])
-    parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=PAIRINGS + ORACLE_PAIRINGS)
+    parser.add_argument(
+        "--pairings", nargs="*", default=list(PAIRINGS), choices=PAIRINGS + ORACLE_PAIRINGS + VARIANT_PAIRINGS
+    )
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(

@@ -21,12 +21,17 @@ from collections import Counter
 
 from games.bue import Bue
 from games.bue.cards import DECK
-from games.bue.planner import deck_pool, known_slots, token, unknown_pool
-from games.bue.robot import BueRobot, Sight, hard_decision, samples
+from games.bue.planner import BUE, deck_pool, known_slots, token, total_of, unknown_pool
+from games.bue.robot import BueRobot, Sight, hard_decision, legal_exchanges, samples
 from games.bue.strategy import World, sample_worlds
 from games.core import JSON
 
 ORACLES = ("oracle", "oracle_hands", "oracle_deck", "oracle_race")
+# ``hard`` kept from some of its exchanges, to see what they are worth: ``hard_safe_gifts`` reads
+# the hands only to drop every swap whose gift makes 50 in the target's hand at once (the most
+# that care with gifts could bring); ``hard_no_blind_swaps`` exchanges with the deck, or takes
+# back a card it placed, and never takes blind (what blind swaps bring).
+VARIANTS = ("hard_safe_gifts", "hard_no_blind_swaps")
 
 
 class OracleRobot(BueRobot):
@@ -62,3 +67,25 @@ class OracleRobot(BueRobot):
         next_draw = Counter({draw: 1}) if self.sees == "oracle" else deck
         sight = Sight(deck, next_draw, known, [World(hands)], exact=True)
         return hard_decision(view, self.memory, sight)
+
+
+class VariantRobot(BueRobot):
+    def __init__(self, match: Bue, seed: int, variant: str) -> None:
+        super().__init__("hard", seed)
+        self.match, self.variant = match, variant
+
+    def decide(self, view: JSON) -> JSON:
+        if view["phase"] != "exchange":
+            return super().decide(view)
+        exchanges = [action for action in legal_exchanges(view, self.memory) if self.allows(view, action)]
+        return hard_decision(view, self.memory, self.sight(view), exchanges or None)
+
+    def allows(self, view: JSON, action: JSON) -> bool:
+        if action["type"] != "swap":
+            return True
+        target, take = action["target"], action["take"]
+        if self.variant == "hard_no_blind_swaps":
+            return take in known_slots(self.memory, view).get(target, {})
+        hand = [token(DECK[slot.card].code) for slot in self.match.hands[target]]
+        hand[take] = token(view["hands"][view["me"]][action["give"]]["card"])
+        return total_of(hand) != BUE

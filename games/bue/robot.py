@@ -185,12 +185,15 @@ class BueRobot(Robot):
     # ------------------------------------------------------------------ hard
 
     def _hard(self, view: JSON) -> JSON:
+        return hard_decision(view, self.memory, self.sight(view))
+
+    def sight(self, view: JSON) -> Sight:
+        """What hard play knows of the cards it cannot see, with worlds sampled to plan from."""
         unknown = unknown_pool(view, self.memory)
         planning = view["phase"] == "exchange" and view["round"] < 5
         count = samples(sum(view["active"])) if planning else 0
         worlds = sample_worlds(view, self.memory, count, self.random.stream()) if count else []
-        sight = Sight(unknown, deck_pool(view, self.memory, unknown), known_slots(self.memory, view), worlds)
-        return hard_decision(view, self.memory, sight)
+        return Sight(unknown, deck_pool(view, self.memory, unknown), known_slots(self.memory, view), worlds)
 
 
 # Worlds sampled per exchange decision, by table size: the work grows with the seats (every
@@ -216,7 +219,8 @@ class Sight:
     exact: bool = False
 
 
-def hard_decision(view: JSON, memory: JSON, sight: Sight) -> JSON:
+def hard_decision(view: JSON, memory: JSON, sight: Sight, exchanges: Sequence[JSON] | None = None) -> JSON:
+    """The best action; ``exchanges``: the exchanges to choose from (default: every legal one)."""
     me = view["me"]
     planner = Planner(match_stakes(view), sight.draw, sight.unknown)
     hand = view["hands"][me]
@@ -226,7 +230,7 @@ def hard_decision(view: JSON, memory: JSON, sight: Sight) -> JSON:
     if view["phase"] == "reveal":
         index = best_reveal(view, planner, locked, hidden, sight.known)
         return {"type": "reveal", "position": hidden_at[index]}
-    actions = legal_exchanges(view, memory)
+    actions = list(exchanges) if exchanges is not None else legal_exchanges(view, memory)
     seat = Seat(locked, hidden, hidden_at)
     if view["round"] >= 5:
         scorer = LastRound(Position(view, planner, sight.known, seat))
