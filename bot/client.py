@@ -130,6 +130,7 @@ class GameBot(commands.Bot):
     async def close(self) -> None:
         if hasattr(self, "timers"):
             self.timers.stop()
+        self.tables.close()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()

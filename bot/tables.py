@@ -11,11 +11,12 @@ import asyncio
 import hashlib
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+import aiohttp
 import discord
 
 from bot import standins
@@ -182,6 +183,37 @@ def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
     return hashlib.blake2b(key, digest_size=12).hexdigest()
 
 
+# How long to wait before trying again announcements Discord could not take (its servers failed,
+# or the network): soon, then less and less often, for about three hours in all.
+RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 3600.0)
+
+
+class DeliveryDeferred(Exception):
+    """Discord could not take a part of a publication now: the publication stays pending, the
+    parts already sent marked, and is tried again later (``RETRY_DELAYS``)."""
+
+
+def transient(error: BaseException) -> bool:
+    """A failure worth trying again: Discord's servers (5xx) or the way to them, not a refusal."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500
+    return isinstance(error, (aiohttp.ClientError, OSError))
+
+
+@contextmanager
+def refusal_logged(message: str, *args: object) -> Iterator[None]:
+    """Around a send: Discord's refusal (a deleted channel, a lost permission, closed DMs) is
+    logged and the publication goes on without it; a failure of Discord's defers the publication."""
+    try:
+        yield
+    except Exception as error:
+        if transient(error):
+            raise DeliveryDeferred from error
+        if not isinstance(error, discord.HTTPException):
+            raise
+        log.warning(message, *args, exc_info=True)
+
+
 def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -223,12 +255,18 @@ class TableService:
         # Told once each delivery is done: a page that shows channels by itself redraws then.
         self.after_delivery = after_delivery
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._retries: dict[int, asyncio.Task[None]] = {}
         self._store: Store | None = None
         self._timers: Timers | None = None
 
     def open(self, store: Store, timers: Timers) -> None:
         """The store to play from, and the timers to wake when a move writes new ones."""
         self._store, self._timers = store, timers
+
+    def close(self) -> None:
+        """Stop trying again what Discord could not take: it stays pending, for the next start."""
+        for task in self._retries.values():
+            task.cancel()
 
     def poke_timers(self, earliest: float | None = None) -> None:
         if self._timers is not None:
@@ -311,8 +349,7 @@ class TableService:
         is delivered (one read when nothing was, as nearly always)."""
         snapshot = await self.store.snapshot(game_id)
         if snapshot is not None and snapshot.pending:
-            for pending in snapshot.pending:
-                await self._deliver_pending(pending)
+            await self._deliver_all_pending(snapshot.pending)
             snapshot = await self.store.snapshot(game_id)
         return self._table(snapshot)
 
@@ -466,24 +503,65 @@ class TableService:
         for game_id in dict.fromkeys(pending.game_id for pending in await self.store.pending()):
             async with self.lock(game_id):
                 snapshot = await self.store.snapshot(game_id)
-                for pending in snapshot.pending if snapshot is not None else ():
-                    await self._deliver_pending(pending)
+                await self._deliver_all_pending(snapshot.pending if snapshot is not None else ())
 
-    async def _deliver_pending(self, pending: Pending) -> None:
-        """One pending publication; one that cannot be delivered is given up, logged, rather than
-        hold its game up (every later move would try it first)."""
+    async def _deliver_all_pending(self, pendings: Sequence[Pending]) -> bool:
+        """A game's pending publications, in order, under its lock; False if Discord could not
+        take one now (it and the later ones are tried again later)."""
+        for pending in pendings:
+            if not await self._deliver_pending(pending):
+                return False
+        return True
+
+    async def _deliver_pending(self, pending: Pending) -> bool:
+        """One pending publication; False if Discord could not take it now. One that fails
+        otherwise is given up, logged, rather than hold its game up (every later move would try
+        it first)."""
         try:
             table = await self.load(pending.game_id, finished_too=True)
         except GameError:  # aborted since: nothing left to tell
             await self.store.delivered(pending)
-            return
+            return True
         try:
-            await self.deliver(table, Publication.from_json(pending.publication), pending)
+            await self._deliver(table, Publication.from_json(pending.publication), pending)
+        except DeliveryDeferred:
+            self._deferred(pending.game_id)
+            return False
         except Exception:
             log.exception("announcements of game %s version %s given up", pending.game_id, pending.version)
             await self.store.delivered(pending)
+        return True
+
+    def _deferred(self, game_id: int) -> None:
+        """Announcements Discord could not take now: try the game's pending ones again later."""
+        log.warning("announcements of game %s deferred: Discord did not take them", game_id, exc_info=True)
+        if game_id not in self._retries:
+            self._retries[game_id] = asyncio.create_task(self._retry(game_id), name=f"retry-{game_id}")
+
+    async def _retry(self, game_id: int) -> None:
+        try:
+            for delay in RETRY_DELAYS:
+                await asyncio.sleep(delay)
+                async with self.lock(game_id):
+                    snapshot = await self.store.snapshot(game_id)
+                    pendings = snapshot.pending if snapshot is not None else ()
+                    if await self._deliver_all_pending(pendings):
+                        return
+            log.error("announcements of game %s still pending after %d tries", game_id, len(RETRY_DELAYS))
+        except Exception:
+            log.exception("could not try the announcements of game %s again", game_id)
+        finally:
+            del self._retries[game_id]
 
     async def deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
+        """``_deliver``, after a move: should Discord not take a part now, the publication stays
+        pending and is tried again later (the move itself is saved and answered)."""
+        try:
+            await self._deliver(table, publication, pending)
+        except DeliveryDeferred:
+            self._deferred(table.row.id)
+
+    async def _deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
         """Tell everyone what happened: the table, the channel, and each player privately.
 
         Each part that must not be sent twice is marked in the outbox once sent; the table edit
@@ -593,12 +671,10 @@ class TableService:
     async def _send_safely(
         self, channel: discord.abc.Messageable, content: str | None, **kwargs: Any
     ) -> discord.Message | None:
-        """Send to the channel; a refusal (deleted channel, lost permission) is logged, not retried."""
-        try:
+        """Send to the channel; None if Discord refused (``refusal_logged``)."""
+        with refusal_logged("could not post in channel %s", getattr(channel, "id", "?")):
             return await channel.send(content, **kwargs)
-        except discord.HTTPException:
-            log.warning("could not post in channel %s", getattr(channel, "id", "?"), exc_info=True)
-            return None
+        return None
 
     async def refresh_table(self, table: Table, nonce: str | None = None) -> None:
         """Edit the one table message in place (or post it again, with ``nonce``, if it was
@@ -667,32 +743,31 @@ class TableService:
         self, table: Table, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
     ) -> None:
         """DM a player their hand; if their DMs are closed, say so once in the channel and carry on."""
-        try:
-            kwargs: dict[str, Any] = {
-                "content": truncate(text) if text else None,
-                "embeds": hand.embeds,
-                "nonce": nonce,
-            }
-            if hand.file is not None:
-                kwargs["file"] = hand.file
-            await (await self._dm_channel(seat)).send(**kwargs)
-        except discord.Forbidden as error:
-            if error.code != CANNOT_DM:
-                log.warning("DM to %s refused", seat.user_id, exc_info=True)
-            if not seat.dm_notice_sent:
-                await self.store.mark_dm_notice(table.row.id, seat.seat)
-                channel = await self.channel(table.row.channel_id)
-                if channel is not None:
-                    await channel.send(
-                        t(
-                            language_of(table.row.locale),
-                            table.adapter.dm_closed_key,
-                            mention=f"<@{seat.user_id}>",
-                        ),
-                        allowed_mentions=discord.AllowedMentions(users=True),
-                    )
-        except discord.HTTPException:
-            log.warning("DM to %s failed", seat.user_id, exc_info=True)
+        kwargs: dict[str, Any] = {
+            "content": truncate(text) if text else None,
+            "embeds": hand.embeds,
+            "nonce": nonce,
+        }
+        if hand.file is not None:
+            kwargs["file"] = hand.file
+        with refusal_logged("DM to %s failed", seat.user_id):
+            try:
+                await (await self._dm_channel(seat)).send(**kwargs)
+            except discord.Forbidden as error:
+                if error.code != CANNOT_DM:
+                    log.warning("DM to %s refused", seat.user_id, exc_info=True)
+                if not seat.dm_notice_sent:
+                    await self.store.mark_dm_notice(table.row.id, seat.seat)
+                    channel = await self.channel(table.row.channel_id)
+                    if channel is not None:
+                        await channel.send(
+                            t(
+                                language_of(table.row.locale),
+                                table.adapter.dm_closed_key,
+                                mention=f"<@{seat.user_id}>",
+                            ),
+                            allowed_mentions=discord.AllowedMentions(users=True),
+                        )
 
     async def _dm_channel(self, seat: SeatRow) -> discord.abc.Messageable:
         """The player's DM channel: known from the database, or opened once and remembered."""

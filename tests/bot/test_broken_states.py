@@ -11,6 +11,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot import tables as tables_module
 from bot import timers
 from bot.store import GameRow, Pending, Store, TimerRow
 from bot.tables import TableService, part_nonce
@@ -269,3 +270,88 @@ def test_a_nonce_names_one_part_of_one_publication_of_one_game_in_25_characters_
         part_nonce(replace(row, seed=99), pending, "channel"),
     }
     assert nonce not in others and len(others) == 4
+
+
+# ---------------------------------------------------------------------- Discord failing for a while
+
+
+# Retries spaced beyond SimCord's settling, so that only ``advance_time`` brings them on.
+SLOW_RETRIES = (60.0, 600.0, 3600.0)
+
+
+@pytest.fixture
+def slow_retries(monkeypatch: pytest.MonkeyPatch) -> tuple[float, ...]:
+    monkeypatch.setattr(tables_module, "RETRY_DELAYS", SLOW_RETRIES)
+    return SLOW_RETRIES
+
+
+def lines_with(driver: RummikubDriver, text: str) -> int:
+    return sum(text in message.content for message in driver.channel.history())
+
+
+async def test_a_move_whose_announcement_discord_failed_to_take_is_announced_once_it_is_back(
+    simcord_env, database, caplog, slow_retries
+):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    drew = f"**{NAMES[seat]}** drew a tile"
+    channel_posts = f"/channels/{driver.channel.id}/messages"
+    simcord_env.inject_error("POST", channel_posts, status=503, times=1)
+    await driver.members[seat].click(driver.table_message(), label="Draw")
+    # The move is played and answered; its line waits, pending, without a traceback of its own.
+    assert driver.state().turn != seat
+    assert lines_with(driver, drew) == 0
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
+    assert "deferred" in caplog.text
+    await simcord_env.advance_time(slow_retries[0] + 0.1)
+    assert lines_with(driver, drew) == 1
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+    # The drawer's rack came by DM once too.
+    assert len(driver.dm_messages(seat)) == 2  # the deal's rack, then the rack after the draw
+    await simcord_env.advance_time(sum(slow_retries))
+    assert lines_with(driver, drew) == 1
+
+
+async def test_a_move_tells_first_what_discord_failed_to_take_before_it(simcord_env, database, slow_retries):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    first = driver.state().turn
+    simcord_env.inject_error("POST", f"/channels/{driver.channel.id}/messages", status=500, times=1)
+    await driver.members[first].click(driver.table_message(), label="Draw")
+    await driver.members[1 - first].click(driver.table_message(), label="Draw")
+    lines = [message.content for message in driver.channel.history() if "drew a tile" in message.content]
+    assert [NAMES[first] in lines[0], NAMES[1 - first] in lines[1], len(lines)] == [True, True, 2]
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+    await simcord_env.advance_time(sum(slow_retries))
+    assert sum("drew a tile" in message.content for message in driver.channel.history()) == 2
+
+
+async def test_announcements_discord_keeps_failing_stay_pending_for_the_next_start(
+    simcord_env, database, make_bot, caplog, slow_retries
+):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    drew = f"**{NAMES[seat]}** drew a tile"
+    simcord_env.inject_error("POST", f"/channels/{driver.channel.id}/messages", status=502, times=None)
+    await driver.members[seat].click(driver.table_message(), label="Draw")
+    await simcord_env.advance_time(sum(slow_retries) + 1)
+    assert f"still pending after {len(slow_retries)} tries" in caplog.text
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
+    simcord_env.backend.faults.clear()
+    await simcord_env.restart_bot(make_bot())
+    assert lines_with(driver, drew) == 1
+
+
+async def test_a_refusal_is_not_tried_again(simcord_env, database, slow_retries):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    simcord_env.inject_error(
+        "POST", f"/channels/{driver.channel.id}/messages", status=403, code=50013, times=1
+    )
+    await driver.members[seat].click(driver.table_message(), label="Draw")
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+    await simcord_env.advance_time(sum(slow_retries))
+    assert lines_with(driver, f"**{NAMES[seat]}** drew a tile") == 0
