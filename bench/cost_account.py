@@ -1,26 +1,39 @@
 """Where the real bot's CPU goes in one interaction of a scenario of ``interaction_cost.py``.
 
-    python -m bench.cost_account rummikub --clicks 60
+    python -m bench.cost_account rummikub --clicks 60 [--functions 40]
     python -m bench.cost_account bue --exchanges 20
 
 A timed pass splits the bot's CPU per interaction by thread: the event loop's (less SimCord's
 share, as ``interaction_cost.py`` takes it off), the threads drawing pictures and charts, and the
 other threads (aiosqlite's, the move's own ``to_thread``). A profiled pass then splits the loop
 thread's part by what the time was spent in: each function's own time, less the driver's
-fraction of it, grouped by area, as shares of that part.
+fraction of it, grouped by area, as shares of that part (and, with ``--functions``, the
+functions themselves). The profiled pass also counts, per interaction, the trips to a thread
+(each call aiosqlite runs on its thread, each ``asyncio.to_thread``), with the last
+interaction's in order, and the pictures asked for, drawn, and drawn with bytes already sent
+(a picture drawn again for nothing). Last, what one trip costs on its own: CPU per call of a
+no-op ``asyncio.to_thread`` and of aiosqlite's ``SELECT 1``, every thread counted.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
+import hashlib
 import pstats
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import aiosqlite
+
+import bot.render
 from bench.interaction_cost import Function, Meter, driver_fractions, driver_share, one_pass
 
 SCENARIO_INTERACTION = {"rummikub": "Rummikub Draw", "bue": "Bué exchange"}
@@ -52,6 +65,91 @@ def area(function: Function) -> str:
     return "Python's library otherwise: dataclasses, string formatting, copies"
 
 
+@dataclass
+class Trips:
+    """What the interactions of a pass sent to threads and drew, counted as they happen."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    trips: list[str] = field(default_factory=list)  # every trip, in order: what it ran
+    sent: set[bytes] = field(default_factory=set)  # the digests of the pictures drawn so far
+
+    @contextlib.contextmanager
+    def counting(self) -> Iterator[None]:
+        """Counts while the block runs, by wrapping what makes a trip or a picture."""
+        execute, to_thread, png = aiosqlite.Connection._execute, asyncio.to_thread, bot.render.PICTURES.png
+
+        def statement(
+            connection: aiosqlite.Connection, function: Callable[..., Any], *args: Any, **kwargs: Any
+        ) -> Any:
+            # Every call aiosqlite runs on its thread goes through here (the bench's only use of it).
+            sql = args[0] if args and isinstance(args[0], str) else function.__name__
+            self.trips.append(f"aiosqlite: {' '.join(sql.split())[:90]}")
+            self.counts["trips to aiosqlite's thread"] += 1
+            return execute(connection, function, *args, **kwargs)
+
+        async def counted_to_thread(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+            self.trips.append(f"to_thread: {getattr(function, '__qualname__', function)}")
+            self.counts["trips by asyncio.to_thread"] += 1
+            return await to_thread(function, *args, **kwargs)
+
+        def counted_png(key: str, draw: Callable[[], bytes]) -> bytes:
+            self.counts["pictures asked for"] += 1
+
+            def drawn() -> bytes:
+                encoded = draw()
+                self.counts["pictures drawn"] += 1
+                digest = hashlib.sha256(encoded).digest()
+                if digest in self.sent:
+                    self.counts["pictures drawn with bytes already drawn"] += 1
+                self.sent.add(digest)
+                return encoded
+
+            return png(key, drawn)
+
+        aiosqlite.Connection._execute = statement  # type: ignore[method-assign]
+        asyncio.to_thread = counted_to_thread
+        bot.render.PICTURES.png = counted_png  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            aiosqlite.Connection._execute = execute  # type: ignore[method-assign]
+            asyncio.to_thread = to_thread
+            bot.render.PICTURES.png = png  # type: ignore[method-assign]
+
+
+@dataclass
+class CountingMeter(Meter):
+    """A meter that also counts each interaction's trips and pictures (see ``Trips``)."""
+
+    trips: Trips = field(default_factory=Trips)
+    interactions: Counter[str] = field(default_factory=Counter)
+    last: dict[str, list[str]] = field(default_factory=dict)  # the last interaction's trips, by name
+
+    @contextlib.contextmanager
+    def interaction(self, *names: str) -> Iterator[None]:
+        self.trips.trips = []
+        with super().interaction(*names), self.trips.counting():
+            yield
+        for name in names:
+            self.interactions[name] += 1
+            self.last[name] = self.trips.trips
+
+
+async def trip_cost(calls: int = 2000) -> tuple[float, float]:
+    """CPU per call, every thread counted (µs): a no-op ``asyncio.to_thread`` and aiosqlite's
+    ``SELECT 1``, each awaited alone as a move awaits them."""
+    started = time.process_time()
+    for _ in range(calls):
+        await asyncio.to_thread(int)
+    to_thread = (time.process_time() - started) / calls
+    async with aiosqlite.connect(":memory:", isolation_level=None) as db:
+        started = time.process_time()
+        for _ in range(calls):
+            await db.execute_fetchall("SELECT 1")
+        statement = (time.process_time() - started) / calls
+    return 1e6 * to_thread, 1e6 * statement
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -59,13 +157,19 @@ def main() -> None:
     parser.add_argument("scenario", choices=tuple(SCENARIO_INTERACTION))
     parser.add_argument("--clicks", type=int, default=60)
     parser.add_argument("--exchanges", type=int, default=20)
+    parser.add_argument(
+        "--functions", type=int, default=0, help="also list this many functions by their own time"
+    )
     options = parser.parse_args()
     options.games = 0
     name = SCENARIO_INTERACTION[options.scenario]
     profile = cProfile.Profile(time.thread_time)
     with tempfile.TemporaryDirectory(prefix="cost-account-") as folder:
         timed = asyncio.run(one_pass(options.scenario, options, f"{folder}/timed.sqlite3", Meter()))
-        asyncio.run(one_pass(options.scenario, options, f"{folder}/p.sqlite3", Meter(profile=profile)))
+        # The timed pass drew the same pictures (the same seeds): drawn again, not from memory.
+        bot.render.PICTURES.clear()
+        counted = CountingMeter(profile=profile)
+        asyncio.run(one_pass(options.scenario, options, f"{folder}/p.sqlite3", counted))
     cost = timed.costs[name]
     per = 1000 / cost.interactions
     share = driver_share(profile)
@@ -86,6 +190,31 @@ def main() -> None:
     print(f"\n| ms of the loop thread's {loop:.2f} | spent in |\n|---|---|")
     for spent_in, seconds in areas.most_common():
         print(f"| {seconds / total * loop:.2f} | {spent_in} |")
+    if options.functions:
+        print(f"\n| ms of the loop thread's {loop:.2f} | calls | function (its own time) |\n|---|---|---|")
+        owns = sorted(
+            ((row[2] * (1 - driver[function]), row[1], function) for function, row in stats.items()),
+            key=lambda own: -own[0],
+        )
+        for seconds, calls, (filename, line, function_name) in owns[: options.functions]:
+            where = filename.split("site-packages/")[-1].split("/lib/python3")[-1]
+            where = where.removeprefix(str(Path.cwd()) + "/")
+            print(
+                f"| {seconds / total * loop:.3f} | {calls / cost.interactions:.1f}"
+                f" | {where}:{line} {function_name} |"
+            )
+    interactions = counted.interactions[name]
+    print(f"\nPer interaction ({interactions} counted, in the profiled pass):")
+    for what, count in counted.trips.counts.items():
+        print(f"- {what}: {count / interactions:.2f}")
+    print(f"\nThe last {name}'s trips to a thread, in order:")
+    for trip in counted.last[name]:
+        print(f"- {trip}")
+    to_thread, statement = asyncio.run(trip_cost())
+    print(
+        f"\nOne trip alone, CPU per call with every thread: asyncio.to_thread of a no-op {to_thread:.1f} µs,"
+        f" aiosqlite's SELECT 1 {statement:.1f} µs."
+    )
 
 
 if __name__ == "__main__":
