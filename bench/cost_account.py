@@ -10,9 +10,10 @@ thread's part by what the time was spent in: each function's own time, less the 
 fraction of it, grouped by area, as shares of that part (and, with ``--functions``, the
 functions themselves). The profiled pass also counts, per interaction, the trips to a thread
 (each call aiosqlite runs on its thread, each ``asyncio.to_thread``), with the last
-interaction's in order, and the pictures asked for, drawn, and drawn with bytes already sent
-(a picture drawn again for nothing). Last, what one trip costs on its own: CPU per call of a
-no-op ``asyncio.to_thread`` and of aiosqlite's ``SELECT 1``, every thread counted.
+interaction's in order, the pictures asked for, drawn, and drawn with bytes already sent (a
+picture drawn again for nothing), and the score charts drawn. Last, what one trip costs on its
+own: CPU per call of a no-op ``asyncio.to_thread`` and of aiosqlite's ``SELECT 1``, every thread
+counted.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 
 import aiosqlite
 
+import bot.charts
 import bot.render
 from bench.interaction_cost import Function, Meter, driver_fractions, driver_share, one_pass
 
@@ -77,6 +79,7 @@ class Trips:
     def counting(self) -> Iterator[None]:
         """Counts while the block runs, by wrapping what makes a trip or a picture."""
         execute, to_thread, png = aiosqlite.Connection._execute, asyncio.to_thread, bot.render.PICTURES.png
+        draw_scores = bot.charts.draw_scores
 
         def statement(
             connection: aiosqlite.Connection, function: Callable[..., Any], *args: Any, **kwargs: Any
@@ -106,15 +109,21 @@ class Trips:
 
             return png(key, drawn)
 
+        def counted_chart(chart: Any) -> bytes:
+            self.counts["score charts drawn"] += 1
+            return draw_scores(chart)
+
         aiosqlite.Connection._execute = statement  # type: ignore[method-assign]
         asyncio.to_thread = counted_to_thread
         bot.render.PICTURES.png = counted_png  # type: ignore[method-assign]
+        bot.charts.draw_scores = counted_chart
         try:
             yield
         finally:
             aiosqlite.Connection._execute = execute  # type: ignore[method-assign]
             asyncio.to_thread = to_thread
             bot.render.PICTURES.png = png  # type: ignore[method-assign]
+            bot.charts.draw_scores = draw_scores
 
 
 @dataclass
