@@ -8,7 +8,7 @@ share, as ``interaction_cost.py`` takes it off), the threads drawing pictures an
 other threads (aiosqlite's, the move's own ``to_thread``). A profiled pass then splits the loop
 thread's part by what the time was spent in: each function's own time, less the driver's
 fraction of it, grouped by area, as shares of that part (and, with ``--functions``, the
-functions themselves). The profiled pass also counts, per interaction, the trips to a thread
+functions themselves). A third pass counts, per interaction, the trips to a thread
 (each call aiosqlite runs on its thread, each ``asyncio.to_thread``), with the last
 interaction's in order, the pictures asked for, drawn, and drawn with bytes already sent (a
 picture drawn again for nothing), and the score charts drawn. Last, what one trip costs on its
@@ -175,10 +175,11 @@ def main() -> None:
     profile = cProfile.Profile(time.thread_time)
     with tempfile.TemporaryDirectory(prefix="cost-account-") as folder:
         timed = asyncio.run(one_pass(options.scenario, options, f"{folder}/timed.sqlite3", Meter()))
-        # The timed pass drew the same pictures (the same seeds): drawn again, not from memory.
+        asyncio.run(one_pass(options.scenario, options, f"{folder}/p.sqlite3", Meter(profile=profile)))
+        # The passes before drew the same pictures (the same seeds): drawn again, not from memory.
         bot.render.PICTURES.clear()
-        counted = CountingMeter(profile=profile)
-        asyncio.run(one_pass(options.scenario, options, f"{folder}/p.sqlite3", counted))
+        counted = CountingMeter()
+        asyncio.run(one_pass(options.scenario, options, f"{folder}/c.sqlite3", counted))
     cost = timed.costs[name]
     per = 1000 / cost.interactions
     share = driver_share(profile)
@@ -213,7 +214,7 @@ def main() -> None:
                 f" | {where}:{line} {function_name} |"
             )
     interactions = counted.interactions[name]
-    print(f"\nPer interaction ({interactions} counted, in the profiled pass):")
+    print(f"\nPer interaction ({interactions} counted, in a pass of their own):")
     for what, count in counted.trips.counts.items():
         print(f"- {what}: {count / interactions:.2f}")
     print(f"\nThe last {name}'s trips to a thread, in order:")
