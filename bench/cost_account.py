@@ -11,9 +11,8 @@ fraction of it, grouped by area, as shares of that part (and, with ``--functions
 functions themselves). A third pass counts, per interaction, the trips to a thread
 (each call aiosqlite runs on its thread, each ``asyncio.to_thread``), with the last
 interaction's in order, the pictures asked for, drawn, and drawn with bytes already sent (a
-picture drawn again for nothing), and the score charts drawn. Last, what one trip costs on its
-own: CPU per call of a no-op ``asyncio.to_thread`` and of aiosqlite's ``SELECT 1``, every thread
-counted.
+picture drawn again for nothing), and the score charts drawn. Last, what a trip, and a read of
+the game, cost alone (see ``trip_cost``).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ import pstats
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,8 @@ import aiosqlite
 import bot.charts
 import bot.render
 from bench.interaction_cost import Function, Meter, driver_fractions, driver_share, one_pass
+from bench.store_writers import running_game
+from bot.store import Store
 
 SCENARIO_INTERACTION = {"rummikub": "Rummikub Draw", "bue": "Bué exchange"}
 # What the event loop runs for every hop to a thread and back: its own turns, the self-pipe
@@ -144,19 +145,31 @@ class CountingMeter(Meter):
             self.last[name] = self.trips.trips
 
 
-async def trip_cost(calls: int = 2000) -> tuple[float, float]:
-    """CPU per call, every thread counted (µs): a no-op ``asyncio.to_thread`` and aiosqlite's
-    ``SELECT 1``, each awaited alone as a move awaits them."""
-    started = time.process_time()
-    for _ in range(calls):
-        await asyncio.to_thread(int)
-    to_thread = (time.process_time() - started) / calls
-    async with aiosqlite.connect(":memory:", isolation_level=None) as db:
-        started = time.process_time()
-        for _ in range(calls):
-            await db.execute_fetchall("SELECT 1")
-        statement = (time.process_time() - started) / calls
-    return 1e6 * to_thread, 1e6 * statement
+async def trip_cost(folder: str, calls: int = 2000) -> dict[str, tuple[float, float]]:
+    """CPU per call in µs, of every thread and of the loop's: a no-op ``asyncio.to_thread``,
+    aiosqlite's ``SELECT 1``, and one read of a running two-player Rummikub game
+    (``Store.snapshot``, the read a click makes before the game's lock and again under it), each
+    awaited alone as a move awaits them."""
+    store = await Store.open(f"{folder}/alone.sqlite3")
+    game = await running_game(store, 1, [(0, "expire", "draw,play", time.time() + 86_400)])
+    connection = await aiosqlite.connect(":memory:", isolation_level=None)
+    work: dict[str, Callable[[], Awaitable[Any]]] = {
+        "asyncio.to_thread of a no-op": lambda: asyncio.to_thread(int),
+        "aiosqlite's SELECT 1": lambda: connection.execute_fetchall("SELECT 1"),
+        "Store.snapshot of a running game": lambda: store.snapshot(game.id),
+    }
+    spent = {}
+    try:
+        for what, call in work.items():
+            process, thread = time.process_time(), time.thread_time()
+            for _ in range(calls):
+                await call()
+            process, thread = time.process_time() - process, time.thread_time() - thread
+            spent[what] = (1e6 * process / calls, 1e6 * thread / calls)
+    finally:
+        await connection.close()
+        await store.close()
+    return spent
 
 
 def main() -> None:
@@ -180,6 +193,7 @@ def main() -> None:
         bot.render.PICTURES.clear()
         counted = CountingMeter()
         asyncio.run(one_pass(options.scenario, options, f"{folder}/c.sqlite3", counted))
+        alone = asyncio.run(trip_cost(folder))
     cost = timed.costs[name]
     per = 1000 / cost.interactions
     share = driver_share(profile)
@@ -220,11 +234,9 @@ def main() -> None:
     print(f"\nThe last {name}'s trips to a thread, in order:")
     for trip in counted.last[name]:
         print(f"- {trip}")
-    to_thread, statement = asyncio.run(trip_cost())
-    print(
-        f"\nOne trip alone, CPU per call with every thread: asyncio.to_thread of a no-op {to_thread:.1f} µs,"
-        f" aiosqlite's SELECT 1 {statement:.1f} µs."
-    )
+    print("\nAlone, CPU per call (µs), every thread / the loop's:")
+    for what, (process, thread) in alone.items():
+        print(f"- {what}: {process:.1f} / {thread:.1f}")
 
 
 if __name__ == "__main__":
