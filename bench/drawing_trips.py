@@ -89,7 +89,7 @@ def pictures_apart(moves: list[AfterDraw]) -> None:
         print(f"- the {what} picture changed at {count} of {len(moves)} Draws")
 
 
-class Trips:
+class DrawnPictures:
     """Both pictures of each Draw through the adapters, the drawing thread's CPU summed."""
 
     def __init__(self, moves: list[AfterDraw]) -> None:
@@ -124,7 +124,7 @@ async def trips(moves: list[AfterDraw], rounds: int) -> None:
     spent: dict[str, list[tuple[float, float]]] = {"one trip": [], "a trip each": []}
     for _ in range(rounds):
         for way in ("one trip", "a trip each", "a trip each", "one trip"):
-            counted = Trips(moves)
+            counted = DrawnPictures(moves)
             started = time.process_time()
             await (counted.both_in_one() if way == "one trip" else counted.one_each())
             process = time.process_time() - started
