@@ -43,7 +43,7 @@ import sysconfig
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +61,7 @@ from bench.transport import Exchange, Recorder, Tally, transport_cost
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.store import Store
+from bot.tables import Drawing
 from tests.bot.bue_driver import BueDriver
 from tests.bot.test_rummikub_play import RummikubDriver
 
@@ -131,16 +132,18 @@ class Meter:
 
 
 class DrawingClock:
-    """CPU time of the threads that draw pictures (TableService.render) and score charts, summed."""
+    """CPU time of the threads that draw pictures (TableService.render_all, which
+    TableService.render goes through) and score charts, summed."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
-        render = bot.tables.TableService.render
+        render_all = bot.tables.TableService.render_all
 
-        async def timed_render(table: Any, draw: Callable[..., Any], *args: Any) -> Any:
-            return await render(table, self.timed(draw), *args)
+        async def timed_render_all(table: Any, drawings: Sequence[Drawing]) -> Any:
+            timed = [Drawing(self.timed(drawing.draw), drawing.args) for drawing in drawings]
+            return await render_all(table, timed)
 
-        bot.tables.TableService.render = staticmethod(timed_render)  # type: ignore[method-assign]
+        bot.tables.TableService.render_all = staticmethod(timed_render_all)  # type: ignore[method-assign]
         bot.charts.draw_scores = self.timed(bot.charts.draw_scores)  # type: ignore[assignment]
 
     def timed(self, draw: Callable[..., Result]) -> Callable[..., Result]:

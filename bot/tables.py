@@ -43,6 +43,14 @@ TABLE_PART = "table"
 
 
 @dataclass(frozen=True)
+class Drawing:
+    """A picture to draw off the event loop: ``draw(*args)`` (see ``TableService.render_all``)."""
+
+    draw: Callable[..., Rendered]
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
 class Publication:
     """What players must be told after a committed move; saved in the outbox with the move.
 
@@ -322,10 +330,17 @@ class TableService:
     @staticmethod
     async def render(table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered:
         """Draw off the event loop, the components stamped with the version the picture shows."""
+        (rendered,) = await TableService.render_all(table, [Drawing(draw, args)])
+        return rendered
 
-        def stamped() -> Rendered:
+    @staticmethod
+    async def render_all(table: Table, drawings: Sequence[Drawing]) -> list[Rendered]:
+        """Several pictures drawn in one trip to a thread (one wake-up of the loop, not one each),
+        in order, the components stamped as ``render`` stamps them."""
+
+        def stamped() -> list[Rendered]:
             drawn_at.set(table.row.version)
-            return draw(*args)
+            return [drawing.draw(*drawing.args) for drawing in drawings]
 
         # to_thread runs ``stamped`` in a copy of this context: the stamp does not leak out.
         return await asyncio.to_thread(stamped)
@@ -606,7 +621,10 @@ class TableService:
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         told = self._private_lines(table, events, newly, publication, pending)
-        await self.refresh_table(table, part_nonce(table.row, pending, TABLE_PART))
+        # The table and every hand the move changed, drawn in one trip to a thread.
+        drawings = [self._table_drawing(table), *(self._hand_drawing(table, seat) for seat in told)]
+        table_picture, *hands = await self.render_all(table, drawings)
+        await self.refresh_table(table, table_picture, part_nonce(table.row, pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
@@ -639,13 +657,10 @@ class TableService:
             if told or chart is not None:
                 pending = await self.store.mark_delivered(pending, CHANNEL_PART)
         last = next(reversed(told), None)
-        for seat, private in told.items():
-            seat_row = table.seats[seat]
-            viewer = table.viewer(seat, language_of(seat_row.locale))
-            hand = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, table.row.id)
+        for (seat, private), hand in zip(told.items(), hands, strict=True):
             part = f"dm:{seat}"
             nonce = part_nonce(table.row, pending, part)
-            await self.direct_message(table, seat_row, "\n".join(private), hand, nonce)
+            await self.direct_message(table, table.seats[seat], "\n".join(private), hand, nonce)
             if seat != last or chart is not None:
                 pending = await self.store.mark_delivered(pending, part)
         if chart is not None and channel is not None and table.row.results_message_id is not None:
@@ -676,19 +691,26 @@ class TableService:
             return await channel.send(content, **kwargs)
         return None
 
-    async def refresh_table(self, table: Table, nonce: str | None = None) -> None:
-        """Edit the one table message in place (or post it again, with ``nonce``, if it was
-        deleted); a refusal (lost permission, Discord down) is logged: the next move draws the
-        table again."""
+    async def refresh_table(self, table: Table, rendered: Rendered, nonce: str | None = None) -> None:
+        """Edit the one table message in place to show ``rendered`` (or post the table again,
+        with ``nonce``, if it was deleted); a refusal (lost permission, Discord down) is logged:
+        the next move draws the table again."""
         try:
-            await self._refresh_table(table, nonce)
+            await self._refresh_table(table, rendered, nonce)
         except discord.HTTPException:
             log.warning("could not show the table of game %s", table.row.id, exc_info=True)
 
-    async def _refresh_table(self, table: Table, nonce: str | None) -> None:
-        rendered = await self.render(
-            table, table.adapter.table, table.game.view(None), table.viewer(), table.row.id
-        )
+    @staticmethod
+    def _table_drawing(table: Table) -> Drawing:
+        return Drawing(table.adapter.table, (table.game.view(None), table.viewer(), table.row.id))
+
+    @staticmethod
+    def _hand_drawing(table: Table, seat: int) -> Drawing:
+        """The seat's hand as its DM shows it, in its player's language."""
+        viewer = table.viewer(seat, language_of(table.seats[seat].locale))
+        return Drawing(table.adapter.hand, (table.game.view(seat), viewer, table.row.id))
+
+    async def _refresh_table(self, table: Table, rendered: Rendered, nonce: str | None) -> None:
         if table.game.finished:
             rendered.items = []
         channel = await self.channel(table.row.channel_id)
@@ -704,9 +726,7 @@ class TableService:
                 return
             except discord.NotFound:
                 log.info("table message of game %s is gone; posting it again", table.row.id)
-                rendered = await self.render(
-                    table, table.adapter.table, table.game.view(None), table.viewer(), table.row.id
-                )
+                (rendered,) = await self.render_all(table, [self._table_drawing(table)])
                 kwargs = {"embeds": rendered.embeds, "view": rendered.view()}
         if rendered.file is not None:
             kwargs["file"] = rendered.file
