@@ -693,12 +693,10 @@ class TableService:
 
     async def refresh_table(self, table: Table, rendered: Rendered, nonce: str | None = None) -> None:
         """Edit the one table message in place to show ``rendered`` (or post the table again,
-        with ``nonce``, if it was deleted); a refusal (lost permission, Discord down) is logged:
-        the next move draws the table again."""
-        try:
+        with ``nonce``, if it was deleted); a refusal (a lost permission) is logged: the next move
+        draws the table again (``refusal_logged``)."""
+        with refusal_logged("could not show the table of game %s", table.row.id):
             await self._refresh_table(table, rendered, nonce)
-        except discord.HTTPException:
-            log.warning("could not show the table of game %s", table.row.id, exc_info=True)
 
     @staticmethod
     def _table_drawing(table: Table) -> Drawing:

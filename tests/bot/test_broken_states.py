@@ -355,3 +355,20 @@ async def test_a_refusal_is_not_tried_again(simcord_env, database, slow_retries)
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
     await simcord_env.advance_time(sum(slow_retries))
     assert lines_with(driver, f"**{NAMES[seat]}** drew a tile") == 0
+
+
+async def test_a_table_edit_discord_failed_to_take_is_made_again_with_the_announcements(
+    simcord_env, database, slow_retries
+):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    table_edits = f"/channels/{driver.channel.id}/messages/{driver.table_id()}"
+    simcord_env.inject_error("PATCH", table_edits, status=500, times=1)
+    await driver.members[seat].click(driver.table_message(), label="Draw")
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
+    assert lines_with(driver, f"**{NAMES[seat]}** drew a tile") == 0
+    await simcord_env.advance_time(slow_retries[0] + 0.1)
+    assert lines_with(driver, f"**{NAMES[seat]}** drew a tile") == 1
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+    assert "77 tiles" in driver.table_message().embeds[0].footer.text
