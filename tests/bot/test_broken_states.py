@@ -117,6 +117,20 @@ async def test_the_claims_of_timers_being_fired_are_renewed_until_the_work_is_do
 # ---------------------------------------------------------------------- exactly once
 
 
+async def rummikub_with_its_first_draw_to_come(
+    simcord_env: Any, database: Any
+) -> tuple[RummikubDriver, int, str]:
+    """A two-player Rummikub just begun: the driver, the seat to move, and the line its Draw posts."""
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    return driver, seat, f"**{NAMES[seat]}** drew a tile"
+
+
+def lines_with(driver: RummikubDriver, text: str) -> int:
+    return sum(text in message.content for message in driver.channel.history())
+
+
 def spy_on_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, Any]]:
     """(channel id, text and embed titles, nonce) of every message the bot sends from now on, as
     discord.py is asked for it (SimCord, like most of Discord's stand-ins, drops the nonce)."""
@@ -136,10 +150,7 @@ def spy_on_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, Any]]:
 async def test_a_part_sent_again_after_a_crash_carries_the_nonce_it_was_first_sent_with(
     simcord_env, database, make_bot, monkeypatch
 ):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
-    drew = f"**{NAMES[seat]}** drew a tile"
+    driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     sent = spy_on_sends(monkeypatch)
 
     async def killed_before_marking(self, pending, part) -> None:
@@ -165,9 +176,7 @@ async def test_a_part_sent_again_after_a_crash_carries_the_nonce_it_was_first_se
 async def test_a_table_message_posted_again_after_a_crash_carries_the_nonce_it_was_first_posted_with(
     simcord_env, database, make_bot, monkeypatch
 ):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
+    driver, seat, _ = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     simcord_env.backend.delete_message(driver.channel.id, driver.table_id())  # by a moderator
     sent = spy_on_sends(monkeypatch)
 
@@ -186,10 +195,7 @@ async def test_a_table_message_posted_again_after_a_crash_carries_the_nonce_it_w
 async def test_what_a_timer_or_click_delivered_while_start_up_waited_for_the_lock_is_not_told_again(
     simcord_env, database, make_bot, monkeypatch
 ):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
-    drew = f"**{NAMES[seat]}** drew a tile"
+    driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     with monkeypatch.context() as patch:
         patch.setattr(TableService, "deliver", no_announcements)
         await driver.members[seat].click(driver.table_message(), label="Draw")
@@ -213,7 +219,7 @@ async def test_what_a_timer_or_click_delivered_while_start_up_waited_for_the_loc
         await tables.load_to_move(driver.game_id)  # delivers what the crash left, as a move does first
     await start_up
     await simcord_env.settle()
-    assert sum(drew in message.content for message in driver.channel.history()) == 1
+    assert lines_with(driver, drew) == 1
 
 
 async def no_announcements(*args: Any, **kwargs: Any) -> None:
@@ -285,17 +291,10 @@ def slow_retries(monkeypatch: pytest.MonkeyPatch) -> tuple[float, ...]:
     return SLOW_RETRIES
 
 
-def lines_with(driver: RummikubDriver, text: str) -> int:
-    return sum(text in message.content for message in driver.channel.history())
-
-
 async def test_a_move_whose_announcement_discord_failed_to_take_is_announced_once_it_is_back(
     simcord_env, database, caplog, slow_retries
 ):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
-    drew = f"**{NAMES[seat]}** drew a tile"
+    driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     channel_posts = f"/channels/{driver.channel.id}/messages"
     simcord_env.inject_error("POST", channel_posts, status=503, times=1)
     await driver.members[seat].click(driver.table_message(), label="Draw")
@@ -314,9 +313,7 @@ async def test_a_move_whose_announcement_discord_failed_to_take_is_announced_onc
 
 
 async def test_a_move_tells_first_what_discord_failed_to_take_before_it(simcord_env, database, slow_retries):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    first = driver.state().turn
+    driver, first, _ = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     simcord_env.inject_error("POST", f"/channels/{driver.channel.id}/messages", status=500, times=1)
     await driver.members[first].click(driver.table_message(), label="Draw")
     await driver.members[1 - first].click(driver.table_message(), label="Draw")
@@ -330,10 +327,7 @@ async def test_a_move_tells_first_what_discord_failed_to_take_before_it(simcord_
 async def test_announcements_discord_keeps_failing_stay_pending_for_the_next_start(
     simcord_env, database, make_bot, caplog, slow_retries
 ):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
-    drew = f"**{NAMES[seat]}** drew a tile"
+    driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     simcord_env.inject_error("POST", f"/channels/{driver.channel.id}/messages", status=502, times=None)
     await driver.members[seat].click(driver.table_message(), label="Draw")
     await simcord_env.advance_time(sum(slow_retries) + 1)
@@ -345,30 +339,26 @@ async def test_announcements_discord_keeps_failing_stay_pending_for_the_next_sta
 
 
 async def test_a_refusal_is_not_tried_again(simcord_env, database, slow_retries):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
+    driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     simcord_env.inject_error(
         "POST", f"/channels/{driver.channel.id}/messages", status=403, code=50013, times=1
     )
     await driver.members[seat].click(driver.table_message(), label="Draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
     await simcord_env.advance_time(sum(slow_retries))
-    assert lines_with(driver, f"**{NAMES[seat]}** drew a tile") == 0
+    assert lines_with(driver, drew) == 0
 
 
 async def test_a_table_edit_discord_failed_to_take_is_made_again_with_the_announcements(
     simcord_env, database, slow_retries
 ):
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
+    driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     table_edits = f"/channels/{driver.channel.id}/messages/{driver.table_id()}"
     simcord_env.inject_error("PATCH", table_edits, status=500, times=1)
     await driver.members[seat].click(driver.table_message(), label="Draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
-    assert lines_with(driver, f"**{NAMES[seat]}** drew a tile") == 0
+    assert lines_with(driver, drew) == 0
     await simcord_env.advance_time(slow_retries[0] + 0.1)
-    assert lines_with(driver, f"**{NAMES[seat]}** drew a tile") == 1
+    assert lines_with(driver, drew) == 1
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
     assert "77 tiles" in driver.table_message().embeds[0].footer.text
