@@ -374,6 +374,8 @@ def test_rumbugz_against_a_computer_through_a_lay_bug_by_bug_in_chromium(open_pa
             continue
         you.click(hand, "Discard")
         expect(hand).to_contain_text("pick the Bug to put on the discard pile")
+        if turn == 1:
+            you.look("discard")
         you.click(hand, re.compile(r"^(\d+|PLYT)( \(×\d+\))?$"))  # a button per number in the hand
         expect(hand).to_contain_text("Anna discards")
     pytest.fail("no lay was possible in 24 turns")
