@@ -379,3 +379,36 @@ def test_rumbugz_against_a_computer_through_a_lay_bug_by_bug_in_chromium(open_pa
         you.click(hand, re.compile(r"^(\d+|PLYT)( \(×\d+\))?$"))  # a button per number in the hand
         expect(hand).to_contain_text("Anna discards")
     pytest.fail("no lay was possible in 24 turns")
+
+
+CARD_BUTTON = re.compile(r"^Card \d: ")
+
+
+def test_bue_against_two_computers_through_an_exchange_and_a_reveal_in_chromium(open_page):
+    """The hidden cards are buttons under the hand's picture (a menu there closed as it opened)."""
+    open_page.set_viewport_size({"width": 1280, "height": 800})
+    you = Player(open_page, "bue")
+    you.command("bue start", computers=2)
+    lobby = you.table("Bué: new game")
+    expect(lobby).to_contain_text("🤖 Hard 2")
+    you.click(lobby, "Begin")
+    done: set[str] = set()
+    for _ in range(40):
+        table = you.table("Bué · game", "bue")
+        expect(table).to_contain_text(re.compile(r"Anna is exchanging|Waiting for: .*Anna"))
+        step = "exchange" if "Anna is exchanging" in table.inner_text() else "reveal"
+        you.click(table, "Exchange" if step == "exchange" else "Reveal a card")
+        panel = you.pinned(you.panel())
+        expect(panel.locator("img").first).to_be_visible()  # the hand's picture, above the buttons
+        you.look(step)
+        you.click(panel, CARD_BUTTON)
+        if step == "exchange":
+            you.click(panel, "The deck")
+            expect(panel).to_contain_text("You drew")
+        else:
+            expect(panel).to_contain_text("will be revealed when everyone has chosen")
+        you.look(f"{step}-done")
+        done.add(step)
+        if done == {"exchange", "reveal"}:
+            return
+    pytest.fail("no exchange and reveal in forty decisions")
