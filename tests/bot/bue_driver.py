@@ -1,4 +1,4 @@
-"""Plays Bué through the real bot as users would: slash commands, clicks and selects."""
+"""Plays Bué through the real bot as users would: slash commands and clicks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from games.bue import Bue
 from games.bue.cards import DECK
-from tests.bot.driver import TableDriver
+from tests.bot.driver import TableDriver, components, move_of
 
 
 class BueDriver(TableDriver[Bue]):
@@ -17,16 +17,26 @@ class BueDriver(TableDriver[Bue]):
 
     # ------------------------------------------------------------------ moves through the UI
 
+    def card_button(self, panel: Any, move: str, position: int) -> str:
+        """The custom_id of the panel's button for the hidden card at ``position``."""
+        return next(
+            c.custom_id
+            for c in components(panel.response.message)
+            if (parsed := move_of(c.custom_id))
+            and parsed[2] == move
+            and parsed[3].rsplit(".", 1)[-1] == str(position)
+        )
+
     async def exchange_with_deck(self, seat: int, give: int) -> Any:
         member = self.members[seat]
         panel = await member.click(self.table_message(), label="Exchange")
-        await member.select(panel.response, [str(give)])
+        await member.click(panel.response, custom_id=self.card_button(panel, "give", give))
         return await member.click(panel.response, label="The deck")
 
     async def exchange_with_player(self, seat: int, give: int, target: int, take: int) -> Any:
         member = self.members[seat]
         panel = await member.click(self.table_message(), label="Exchange")
-        await member.select(panel.response, [str(give)])
+        await member.click(panel.response, custom_id=self.card_button(panel, "give", give))
         name, stand_in = self.query(
             "SELECT name, stand_in FROM seats WHERE game_id = ? AND seat = ?", self.game_id, target
         )[0]
@@ -37,7 +47,7 @@ class BueDriver(TableDriver[Bue]):
     async def reveal(self, seat: int, position: int) -> Any:
         member = self.members[seat]
         panel = await member.click(self.table_message(), label="Reveal a card")
-        return await member.select(panel.response, [str(position)])
+        return await member.click(panel.response, custom_id=self.card_button(panel, "reveal_card", position))
 
     async def play_one(self, rng: random.Random) -> None:
         """One decision of whoever must decide, chosen at random among legal moves."""

@@ -8,7 +8,7 @@ import discord
 
 from bot.playground.world import close_dms
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES
+from tests.bot.driver import NAMES, components
 
 
 def ephemeral_text(result) -> str:
@@ -93,7 +93,7 @@ async def test_the_game_survives_a_restart_and_finishes_with_the_same_buttons(
     seat = game.turn
     member = driver.members[seat]
     panel = await member.click(driver.table_message(), label="Exchange")
-    await member.select(panel.response, ["1"])
+    await member.click(panel.response, custom_id=driver.card_button(panel, "give", 1))
 
     await simcord_env.restart_bot(make_bot())
 
@@ -203,13 +203,31 @@ async def test_only_the_player_whose_decision_it_is_can_act(simcord_env, databas
     assert driver.state().to_json() == before
 
 
+async def test_the_exchange_panel_is_a_button_per_hidden_card_under_the_hand(simcord_env, database):
+    """No menu: in the playground's page a menu under the hand's picture closed as it opened
+    (SimCord's preview draws the pictures again and the page shifts)."""
+    driver = BueDriver(simcord_env, database, players=2)
+    await driver.open()
+    game = driver.state()
+    seat = game.turn
+    member = driver.members[seat]
+    panel = await member.click(driver.table_message(), label="Exchange")
+    assert panel.response.attachments, "the hand's picture"
+    offered = components(panel.response.message)
+    assert all(c.type == discord.ComponentType.button for c in offered), "no menu"
+    hidden = game.hidden_positions(seat)
+    assert [c.label.split(":")[0] for c in offered] == [f"Card {p + 1}" for p in hidden]
+    await member.click(panel.response, custom_id=driver.card_button(panel, "give", hidden[-1]))
+    assert f"You give card {hidden[-1] + 1}" in panel.response.content
+
+
 async def test_a_double_click_applies_once(simcord_env, database):
     driver = BueDriver(simcord_env, database, players=3)
     await driver.open()
     seat = driver.state().turn
     member = driver.members[seat]
     panel = await member.click(driver.table_message(), label="Exchange")
-    await member.select(panel.response, ["0"])
+    await member.click(panel.response, custom_id=driver.card_button(panel, "give", 0))
     buttons = [c for row in panel.response.message.components for c in row.children]
     deck_id = next(button.custom_id for button in buttons if button.label == "The deck")
     await member.click(panel.response, custom_id=deck_id)

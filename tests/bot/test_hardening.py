@@ -178,8 +178,12 @@ async def test_a_simultaneous_reveal_stays_open_to_who_has_not_chosen(simcord_en
     panels = [
         await driver.members[seat].click(driver.table_message(), label="Reveal a card") for seat in (0, 1)
     ]
-    await driver.members[0].select(panels[0].response, ["0"])
-    done = await driver.members[1].select(panels[1].response, ["0"])
+    await driver.members[0].click(
+        panels[0].response, custom_id=driver.card_button(panels[0], "reveal_card", 0)
+    )
+    done = await driver.members[1].click(
+        panels[1].response, custom_id=driver.card_button(panels[1], "reveal_card", 0)
+    )
     assert "moved on" not in (done.response.content if done.response else "")
     assert driver.state().round == 2 or driver.state().game_number == 2
 
@@ -278,9 +282,9 @@ async def test_forged_ids_and_options_are_refused_without_a_traceback(simcord_en
         (f"gm:{driver.game_id}:{version}:deck:x.y.z", None),
         (f"gm:{driver.game_id}:{version}:deck:1.1.²", None),
         (f"gm:{driver.game_id}:{version}:take:1.1.0.9", None),
-        (f"gs:{driver.game_id}:{version}:give:1.1", None),  # a select's id sent as a button
-        (f"gs:{driver.game_id}:{version}:give:1.1", ["abc"]),
-        (f"gs:{driver.game_id}:{version}:give:1.1", []),
+        (f"gm:{driver.game_id}:{version}:give:1.1", None),  # no card
+        (f"gm:{driver.game_id}:{version}:give:1.1.abc", None),
+        (f"gs:{driver.game_id}:{version}:give:1.1.0", ["abc"]),  # a button's id sent as a select
         (f"gm:{driver.game_id}:{version}:nosuchmove:", None),
     ]
     with caplog.at_level(logging.ERROR):
@@ -345,7 +349,7 @@ async def test_a_draw_and_an_exchange_make_one_call_per_message_that_changed(sim
     member = bue.members[bue.state().turn]
     start = len(simcord_env.http_requests)
     panel = await member.click(bue.table_message(), label="Exchange")
-    await member.select(panel.response, ["0"])
+    await member.click(panel.response, custom_id=bue.card_button(panel, "give", 0))
     await member.click(panel.response, label="The deck")
     calls = rest_calls_during(simcord_env, start)
     # Two panel steps, then the answer, the table, the channel's line and the new hand.

@@ -15,7 +15,7 @@ import pytest
 
 from games.core import JSON
 from games.rumbugz import RumBugz
-from games.rumbugz.bugz import KINDS, NUMBER_OF, candidate_lays, is_plyt
+from games.rumbugz.bugz import KINDS, NUMBER_OF, candidate_lays, is_plyt, one_of_each
 from tests.bot.driver import NAMES, TableDriver, component_for, components, move_of
 from tests.bot.test_bue_play import ephemeral_text
 from tests.rumbugz.positions import arrange, seq
@@ -29,7 +29,7 @@ KIND_LABELS = {"simple": "Simple", "double": "Double", "triple": "Triple", "matc
 def oracle_move(game: RumBugz) -> tuple[int, JSON]:
     """A plain strategy: bid for a discard matching a Bug in hand; take the discard only if it
     makes a new lay; lay the longest sequence; add a Bug to a table sequence; discard the highest
-    numbered Bug (the first copy, as the discard menu offers it)."""
+    numbered Bug (the first copy, as the discard panel's buttons offer it)."""
     bids = game.bids
     if bids is not None and not bids.bidders and game.discard_pile:
         wanted = NUMBER_OF[game.discard_pile[-1]]
@@ -142,9 +142,18 @@ class RumBugzDriver(TableDriver[RumBugz]):
         await member.click(panel.response, label="Change it")
         return panel
 
+    def discard_button(self, panel: Any, code: str) -> Any:
+        """The discard panel's button for the Bug ``code`` (one per number: the hand's first copy)."""
+        return next(
+            c
+            for c in components(panel.response.message)
+            if (parsed := move_of(c.custom_id)) and parsed[2] == "discq" and parsed[3].endswith(f".{code}")
+        )
+
     async def discard(self, seat: int, code: str) -> Any:
         panel = await self.press(seat, "discard")
-        await self.choose(seat, panel, "discq", [code])
+        button = self.discard_button(panel, code)
+        await self.members[seat].click(panel.response, custom_id=button.custom_id)
         return panel
 
     async def play(self, seat: int, action: JSON, suggested: bool = False) -> Any:
@@ -277,9 +286,37 @@ async def test_a_panel_from_an_earlier_position_is_refused(simcord_env, database
     assert action["type"] == "lay"
     await driver.lay(seat, action, suggested=True)
     before = driver.state().to_json()
-    refused = await driver.choose(seat, stale, "discq", [driver.state().hands[seat][0]])
+    button = next(c for c in components(stale.response.message) if move_of(c.custom_id)[2] == "discq")
+    refused = await driver.members[seat].click(stale.response, custom_id=button.custom_id)
     assert "out of date" in ephemeral_text(refused)
     assert driver.state().to_json() == before
+
+
+async def test_the_discard_panel_is_a_button_per_number_in_the_hand_and_one_click_discards(
+    simcord_env, database
+):
+    """No menu to open: in the playground's page a menu at the window's bottom edge, under a
+    picture, closes as it opens (SimCord's preview draws the pictures again and the page shifts)."""
+    driver = RumBugzDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    await driver.play(seat, {"type": "draw", "source": "bag"})
+    hand = driver.state().hands[seat]
+    panel = await driver.press(seat, "discard")
+    assert "Discard" in panel.response.content
+    offered = components(panel.response.message)
+    assert all(c.type.value == 2 for c in offered), "the discard panel shows no menu"
+    counts = Counter(NUMBER_OF[code] for code in hand)
+    labels = [
+        ("PLYT" if number is None else str(number)) + (f" (×{counts[number]})" if counts[number] > 1 else "")
+        for number in dict.fromkeys(NUMBER_OF[code] for code in hand)
+    ]
+    assert [c.label for c in offered] == labels
+    code = list(one_of_each(hand).values())[-1]
+    game = driver.state()
+    game.apply(seat, {"type": "discard", "bug": code})
+    await driver.members[seat].click(panel.response, custom_id=driver.discard_button(panel, code).custom_id)
+    assert driver.state().to_json() == game.to_json()
 
 
 async def test_only_eligible_players_may_bid(simcord_env, database):

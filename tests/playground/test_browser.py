@@ -142,6 +142,12 @@ class Player:
         """The newest message only this player sees (a panel the bot opened for them)."""
         return self.messages().filter(has=self.page.locator(".message-ephemeral-note")).last
 
+    def pinned(self, message: object) -> object:
+        """This very message, whatever comes after it (``panel()`` follows the newest one)."""
+        return self.page.locator(
+            f'#channel-message-list [data-message-id="{message.get_attribute("data-message-id")}"]'
+        )
+
     def click(self, where: object, label: str | re.Pattern[str]) -> None:
         button = where.locator("button.component-button:not([aria-disabled=true])", has_text=label)
         button.first.click()
@@ -276,3 +282,133 @@ def test_rummikub_against_two_computers_through_a_draw_and_a_play_in_chromium(op
         you.look("played")
         return
     pytest.fail("no play was possible in twelve turns")
+
+
+# RumBugz: a window as high as a laptop's, and enough turns that the pictures of earlier panels
+# (each turn's hand) pile up above the menus, as they closed Rummikub's menu by themselves.
+RUMBUGZ_TABLE = "RumBugz · round"
+YOUR_DRAW = re.compile(r"Anna: draw from the bag")
+RUMBUGZ_TURNS = 6
+
+
+def open_menu(you: Player, menu: object) -> None:
+    """Opens a menu as a player does, and checks it is still open once the page has drawn its
+    pictures again (SimCord's preview closes a menu that a re-render moved out of the window)."""
+    menu.locator(".select-trigger").click()
+    you.pictures_shown()
+    expect(menu).to_have_class(re.compile(r"\bis-open\b"))
+
+
+def lay_bug_by_bug(you: Player, panel: object) -> None:
+    """The first suggested lay, put together by hand: its kind's button, its Bugz ticked one by one
+    in the hand's menu, each PLYT's number in its own menu, then Lay it."""
+    suggested = panel.locator(".preview-select", has_text="Suggested")
+    open_menu(you, suggested)
+    kind, bugz = suggested.locator(".select-option").first.inner_text().split(": ", 1)
+    suggested.locator(".select-trigger").click()  # read, not taken: closed again
+    you.click(panel, re.compile(rf"^{kind}$"))
+    wanted = bugz.split(" · ")
+
+    # Pinned: once a Bug is ticked, the menu shows it instead of its placeholder.
+    hand = panel.locator(".preview-select", has_text="Bugz from your hand")
+    hand = panel.locator(f'.preview-select[data-control-key="{hand.get_attribute("data-control-key")}"]')
+    open_menu(you, hand)
+    you.look("hand-menu", to_newest=False)
+    options = hand.locator(".select-option")
+    offered = [
+        (options.nth(i).get_attribute("data-value"), options.nth(i).inner_text().strip())
+        for i in range(options.count())
+    ]
+    for bug in wanted:
+        label = bug.split("=")[0]  # "PLYT=8": a PLYT, whose number comes next
+        value = next(value for value, text in offered if text == label)
+        offered.remove((value, label))
+        hand.locator(f'.select-option[data-value="{value}"]').click()
+        expect(hand).to_have_class(re.compile(r"\bis-open\b"))
+    you.look("hand-ticked", to_newest=False)
+    hand.locator(".select-apply").click()
+    you.done()
+    expect(panel).to_contain_text(f"Kind: {kind}")
+
+    plyt_numbers = [bug.split("=")[1] for bug in wanted if bug.startswith("PLYT=")]
+    for number, stands_for in enumerate(plyt_numbers, start=1):
+        plyt = panel.locator(".preview-select", has_text=f"PLYT {number} stands for")
+        open_menu(you, plyt)
+        plyt.locator(f'.select-option[data-value="{stands_for}"]').click()
+        you.done()
+    expect(panel).to_contain_text("✅ Ready.")
+    you.look("ready")
+    you.click(panel, "Lay it")
+    expect(you.page.locator("#channel-message-list")).to_contain_text(
+        re.compile(r"Anna lays a (\w+ sequence|match)")
+    )
+    you.look("laid")
+
+
+def test_rumbugz_against_a_computer_through_a_lay_bug_by_bug_in_chromium(open_page):
+    open_page.set_viewport_size({"width": 1280, "height": 800})
+    you = Player(open_page, "rumbugz")
+    you.command("rumbugz start", computers=1)
+    lobby = you.table("RumBugz: new game")
+    expect(lobby).to_contain_text("🤖 Hard 1")
+    you.click(lobby, "Begin")
+
+    laid = False
+    for turn in range(1, 25):
+        if turn > RUMBUGZ_TURNS and laid:
+            return
+        table = you.table(RUMBUGZ_TABLE, "rumbugz")
+        expect(table).to_contain_text(YOUR_DRAW)  # the computer's moves come by themselves
+        you.click(table, "Draw from the bag")
+        hand = you.pinned(you.panel())
+        expect(hand).to_contain_text("Your Bugz")
+        you.look(f"turn{turn}")
+        if not laid:
+            you.click(hand, "Lay a sequence")
+            panel = you.pinned(you.panel())
+            if "Lay a sequence:" in panel.inner_text():  # else a note: no sequence can be made now
+                lay_bug_by_bug(you, panel)
+                laid = True
+                hand = panel
+        if not hand.locator("button", has_text="Discard").count():  # the lay emptied the hand
+            continue
+        you.click(hand, "Discard")
+        expect(hand).to_contain_text("pick the Bug to put on the discard pile")
+        if turn == 1:
+            you.look("discard")
+        you.click(hand, re.compile(r"^(\d+|PLYT)( \(×\d+\))?$"))  # a button per number in the hand
+        expect(hand).to_contain_text("Anna discards")
+    pytest.fail("no lay was possible in 24 turns")
+
+
+CARD_BUTTON = re.compile(r"^Card \d: ")
+
+
+def test_bue_against_two_computers_through_an_exchange_and_a_reveal_in_chromium(open_page):
+    """The hidden cards are buttons under the hand's picture (a menu there closed as it opened)."""
+    open_page.set_viewport_size({"width": 1280, "height": 800})
+    you = Player(open_page, "bue")
+    you.command("bue start", computers=2)
+    lobby = you.table("Bué: new game")
+    expect(lobby).to_contain_text("🤖 Hard 2")
+    you.click(lobby, "Begin")
+    done: set[str] = set()
+    for _ in range(40):
+        table = you.table("Bué · game", "bue")
+        expect(table).to_contain_text(re.compile(r"Anna is exchanging|Waiting for: .*Anna"))
+        step = "exchange" if "Anna is exchanging" in table.inner_text() else "reveal"
+        you.click(table, "Exchange" if step == "exchange" else "Reveal a card")
+        panel = you.pinned(you.panel())
+        expect(panel.locator("img").first).to_be_visible()  # the hand's picture, above the buttons
+        you.look(step)
+        you.click(panel, CARD_BUTTON)
+        if step == "exchange":
+            you.click(panel, "The deck")
+            expect(panel).to_contain_text("You drew")
+        else:
+            expect(panel).to_contain_text("will be revealed when everyone has chosen")
+        you.look(f"{step}-done")
+        done.add(step)
+        if done == {"exchange", "reveal"}:
+            return
+    pytest.fail("no exchange and reveal in forty decisions")

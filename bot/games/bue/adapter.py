@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Table, Viewer, component_view, game_button, game_select
+from bot.adapter import Click, Table, Viewer, component_view, game_button
 from bot.games.bue.table import TableSide, card_label, stamp
 from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
@@ -41,24 +41,28 @@ class BueAdapter(TableSide):
             raise GameError("error.out_of_date")
 
     async def _card_panel(self, click: Click, decision: str, move: str, prompt: str) -> None:
-        """A private panel: the player's hand and a menu of their hidden cards."""
+        """A private panel: the player's hand and a button per hidden card (five at most: one row).
+        Buttons, not a menu: in the playground a menu under the hand's picture closed as it
+        opened (SimCord's preview closes an open menu that the pictures, drawn again as it
+        opens, push out of the window)."""
         table, _, view, viewer = await self._my_decision(click, decision)
-        options = [
-            discord.SelectOption(
-                label=viewer.t("bue.panel.card_option", position=p + 1, card=card_label(s["card"], viewer)),
-                value=str(p),
+        buttons = [
+            game_button(
+                click.game_id,
+                move,
+                viewer.t("bue.panel.card_option", position=p + 1, card=card_label(s["card"], viewer)),
+                f"{stamp(view)}.{p}",
             )
             for p, s in enumerate(view["hands"][view["me"]])
             if not s["revealed"]
         ]
-        select = game_select(click.game_id, move, viewer.t(f"{prompt}_placeholder"), options, stamp(view))
         hand = await click.service.render(table, self.hand, view, viewer, click.game_id)
         await show_panel(
             click.interaction,
             viewer.t(prompt),
             embeds=hand.embeds,
             file=hand.file,
-            view=component_view([select]),
+            view=component_view(buttons),
         )
 
     async def _open_exchange(self, click: Click) -> None:
@@ -70,7 +74,7 @@ class BueAdapter(TableSide):
     async def _choose_partner(self, click: Click) -> None:
         _, seat, view, viewer = await self._my_decision(click, "deck")
         self._check_stamp(view, click.parts)
-        give = click.chosen()
+        give = click.number(2)
         base = f"{stamp(view)}.{give}"
         deck_usable = view["deck"] > 0 or view["discard"] > 0
         items: list[discord.ui.Item[Any]] = [
@@ -159,7 +163,7 @@ class BueAdapter(TableSide):
         await self._play(click, move, self._what_happened)
 
     async def _reveal(self, click: Click) -> None:
-        position = click.chosen()
+        position = click.number(2)
         await self._play(
             click,
             {"type": "reveal", "position": position},

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-import discord
-
-from bot.adapter import Click, Table, game_select
+from bot.adapter import Click, Table, game_button
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.text import bug_text
 from games.core import JSON
@@ -21,29 +19,28 @@ class DrawPanel(Panels):
         await self._play(click, {"type": "draw", "source": "discard"})
 
     async def _discard_panel(self, click: Click) -> None:
+        """A button per number in the hand (copies play alike), not a menu: one click, and in the
+        playground nothing to close by itself (SimCord's preview closes an open menu that the
+        pictures above it, drawn again as it opens, push out of the window; a discard panel opens
+        at the window's bottom edge)."""
         table, _, view, viewer = await self._at_step(click, "discard")
         counts = Counter(NUMBER_OF[code] for code in view["hand"])
-        options = [
-            discord.SelectOption(
-                label=viewer.t("rumbugz.ui.discard.option", bug=bug_text(code, viewer), count=counts[number])
+        buttons = [
+            game_button(
+                click.game_id,
+                "discq",
+                viewer.t("rumbugz.ui.discard.option", bug=bug_text(code, viewer), count=counts[number])
                 if counts[number] > 1
                 else bug_text(code, viewer),
-                value=code,
+                f"{table.row.version}.{code}",
             )
             for number, code in one_of_each(view["hand"]).items()
         ]
-        select = game_select(
-            click.game_id,
-            "discq",
-            viewer.t("rumbugz.ui.discard.placeholder"),
-            options,
-            str(table.row.version),
-        )
-        await self._show(click.interaction, viewer.t("rumbugz.ui.discard.prompt"), [select])
+        await self._show(click.interaction, viewer.t("rumbugz.ui.discard.prompt"), buttons)
 
     async def _discard(self, click: Click) -> None:
         def action(table: Table, seat: int) -> JSON:
             self._check_stamp(table, "".join(click.parts[:1]))
-            return {"type": "discard", "bug": click.values[0]}
+            return {"type": "discard", "bug": "".join(click.parts[1:2])}
 
         await self._play(click, action)
