@@ -3,6 +3,7 @@ plural forms, the leaderboards, the empty answers and the score charts."""
 
 from __future__ import annotations
 
+import importlib
 import io
 
 import pytest
@@ -226,8 +227,15 @@ def test_players_with_equal_totals_each_keep_a_visible_line():
 
 
 @pytest.mark.parametrize("language", ["en", "it", "fr"])
-def test_rummikubs_closed_dm_note_names_the_rack_button_players_see(language):
-    from bot.games.rummikub.adapter import RummikubAdapter
-
-    note = t(language, RummikubAdapter.dm_closed_key, mention="@anna")
-    assert f"**{t(language, 'rummikub.ui.button.rack')}**" in note
+@pytest.mark.parametrize(
+    ("game", "button"),
+    [
+        ("bue", "bue.button.hand"),
+        ("rummikub", "rummikub.ui.button.rack"),
+        ("rumbugz", "rumbugz.ui.button.hand"),
+    ],
+)
+def test_the_closed_dm_note_names_the_hand_button_players_see(game, button, language):
+    adapter = importlib.import_module(f"bot.games.{game}").ADAPTER
+    note = t(language, adapter.dm_closed_key, mention="@anna")
+    assert f"**{t(language, button)}**" in note

@@ -39,6 +39,7 @@ class TableSide(GameAdapter):
     code_params = frozenset({"bug", "bugz", "added", "removed"})
     embed_events = frozenset({"rumbugz.event.match_won"})
     round_end_events = frozenset({"rumbugz.event.round_won"})
+    dm_closed_key = "rumbugz.dm_closed"
     start_options: ClassVar[Mapping[str, str]] = {
         "rounds": "rumbugz.cmd.option.rounds",
         "target": "rumbugz.cmd.option.target",
