@@ -72,6 +72,14 @@ class Player:
         for old in ARTEFACTS.glob(f"{name}-*.png"):
             old.unlink()
 
+    def begin(self, title: str, computers: int, **options: object) -> None:
+        """``/<game> start`` against computers, a look at the lobby, then **Begin**."""
+        self.command(f"{self.name} start", computers=computers, **options)
+        lobby = self.table(f"{title}: new game")
+        expect(lobby).to_contain_text(f"🤖 Hard {computers}")
+        self.look("lobby")
+        self.click(lobby, "Begin")
+
     def look(self, what: str, *, to_newest: bool = True) -> None:
         """A screenshot; first, as a player would, a click to the newest message (not with a
         menu open: a click outside a multi-select menu applies it)."""
@@ -200,12 +208,7 @@ def test_serie_bum_against_a_computer_in_chromium(open_page):
     you = Player(open_page, "seriebum")
     you.look("welcome")
 
-    you.command("seriebum start", computers=1)
-    lobby = you.table("Serie Bum!: new game")
-    expect(lobby).to_contain_text("🤖 Hard 1")
-    you.look("lobby")
-
-    you.click(lobby, "Begin")
+    you.begin("Serie Bum!", computers=1)
     table = you.table("Serie Bum! ·")
     expect(table).to_contain_text("Manche 1")
     expect(table.locator("img").first).to_be_visible()
@@ -245,11 +248,7 @@ def tile_code(name: str) -> str:
 
 def test_rummikub_against_two_computers_through_a_draw_and_a_play_in_chromium(open_page):
     you = Player(open_page, "rummikub")
-    you.command("rummikub start", computers=2, hints=True)
-    lobby = you.table("Rummikub: new game")
-    expect(lobby).to_contain_text("🤖 Hard 2")
-    you.look("lobby")
-    you.click(lobby, "Begin")
+    you.begin("Rummikub", computers=2, hints=True)
     table = you.table("Rummikub · round")
     expect(table).to_contain_text("Anna is playing")  # the computers' openings come by themselves
     you.look("table")
@@ -348,10 +347,7 @@ def lay_bug_by_bug(you: Player, panel: object) -> None:
 def test_rumbugz_against_a_computer_through_a_lay_bug_by_bug_in_chromium(open_page):
     open_page.set_viewport_size({"width": 1280, "height": 800})
     you = Player(open_page, "rumbugz")
-    you.command("rumbugz start", computers=1)
-    lobby = you.table("RumBugz: new game")
-    expect(lobby).to_contain_text("🤖 Hard 1")
-    you.click(lobby, "Begin")
+    you.begin("RumBugz", computers=1)
 
     laid = False
     for turn in range(1, 25):
@@ -388,10 +384,7 @@ def test_bue_against_two_computers_through_an_exchange_and_a_reveal_in_chromium(
     """The hidden cards are buttons under the hand's picture (a menu there closed as it opened)."""
     open_page.set_viewport_size({"width": 1280, "height": 800})
     you = Player(open_page, "bue")
-    you.command("bue start", computers=2)
-    lobby = you.table("Bué: new game")
-    expect(lobby).to_contain_text("🤖 Hard 2")
-    you.click(lobby, "Begin")
+    you.begin("Bué", computers=2)
     done: set[str] = set()
     for _ in range(40):
         table = you.table("Bué · game", "bue")
