@@ -21,7 +21,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from games.bue.cards import DECK, Card
-from games.bue.scoring import BUE, best_value
+from games.bue.scoring import BUE, BUE_POINTS, best_value
 from games.bue.stakes import Stakes
 from games.core import JSON
 
@@ -210,7 +210,7 @@ def utility_table(stakes: Stakes) -> tuple[float, ...]:
     """Utility of ending at each distance from 50 (up to 399) against typical opponents."""
     opponents = len(stakes.places) - 1
     placed = (place_utility(stakes.places, [typical_closer(d)] * opponents) for d in range(1, 400))
-    return (stakes.bue, *placed)
+    return (float(BUE_POINTS), *placed)
 
 
 class Planner:
@@ -219,7 +219,6 @@ class Planner:
     def __init__(self, stakes: Stakes, draw: Counter[int], unknown: Counter[int]) -> None:
         self.stakes = stakes
         self.players = len(stakes.places)
-        self.bue = stakes.bue
         self.draw = _probabilities(draw)
         self.unknown = _probabilities(unknown)
         self.utility = utility_table(stakes)
@@ -249,16 +248,16 @@ class Planner:
             static = max(self.last_draw((*locked, *keep)) for keep in combinations(hidden, need))
             hit = max(self.hit_chance((*locked, *hidden[:i], *hidden[i + 1 :])) for i in range(len(hidden)))
             chance = 1 - (1 - hit) ** (5 - round)
-            return chance * self.bue + (1 - chance) * static
+            return chance * BUE_POINTS + (1 - chance) * static
         # Round 4: exchange one card (Bué at once?), lock the better of the rest, draw the last.
         draws = [(c, p, self.last_draw((*locked, c))) for c, p in self.unknown]
         keeps = [self.last_draw((*locked, card)) for card in hidden]
-        best = -self.bue
+        best = -float(BUE_POINTS)
         for give in range(len(hidden)):
             others = hidden[:give] + hidden[give + 1 :]
             kept = max(keeps[:give] + keeps[give + 1 :], default=best)
             value = sum(
-                p * (self.bue if total_of((*locked, *others, c)) == BUE else max(kept, drawn))
+                p * (BUE_POINTS if total_of((*locked, *others, c)) == BUE else max(kept, drawn))
                 for c, p, drawn in draws
             )
             best = max(best, value)
@@ -303,7 +302,7 @@ class Planner:
         """The hand gives ``hidden[give]`` and receives a card: Bué at once, or the best lock next."""
         kept = (*hidden[:give], received, *hidden[give + 1 :])
         if total_of((*locked, *kept)) == BUE:
-            return self.bue
+            return float(BUE_POINTS)
         if round >= 5 or len(kept) == 1:
             return self.final((*locked, *kept))
         return self.best_reveal(locked, kept, round)[1]

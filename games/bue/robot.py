@@ -15,6 +15,7 @@ from typing import ClassVar, TypeVar
 
 from games.bue.planner import (
     BUE,
+    BUE_POINTS,
     Planner,
     SwapPair,
     deck_pool,
@@ -319,7 +320,7 @@ class LastRound:
             if handed:
                 # Two Bués at once: the tie rule picks one; call it even.
                 loss = self.loss[action["target"]]
-                total += p * ((self.position.planner.bue - loss) / 2 if distance == 0 else -loss)
+                total += p * ((BUE_POINTS - loss) / 2 if distance == 0 else -loss)
             else:
                 total += p * self._utility(distance, spreads)
         return round_score(total)
@@ -328,7 +329,7 @@ class LastRound:
         """Points minus the others' average: its own Bué, another seat's Bué at a later
         exchange (``loss``), or the places."""
         if distance == 0:
-            return self.position.planner.bue
+            return float(BUE_POINTS)
         typical = typical_closer(distance)
         no_bue, lost = 1.0, 0.0
         closer = []

@@ -40,10 +40,10 @@ LEAST_SPREAD = 0.02
 @dataclass(frozen=True)
 class Stakes:
     """Outcome values for one seat, in points minus the others' average (or its match
-    equivalent): ``bue`` its own Bué, ``loss[s]`` what seat ``s``'s Bué costs it (0 for
-    itself), ``places[k]`` ending with ``k`` opponents closer to 50 in a game without a Bué."""
+    equivalent, on the scale where its own Bué is worth ``BUE_POINTS``): ``loss[s]`` what seat
+    ``s``'s Bué costs it (0 for itself), ``places[k]`` ending with ``k`` opponents closer to 50
+    in a game without a Bué."""
 
-    bue: float
     loss: tuple[float, ...]
     places: tuple[float, ...]
 
@@ -64,7 +64,7 @@ def points_stakes(players: int, seats: int, me: int, active: tuple[bool, ...]) -
     share = BUE_POINTS / max(1, players - 1)
     loss = tuple(0.0 if seat == me or not active[seat] else share for seat in range(seats))
     places = tuple((players * p - sum(points)) / max(1, players - 1) for p in points)
-    return Stakes(float(BUE_POINTS), loss, places)
+    return Stakes(loss, places)
 
 
 def match_stakes(view: JSON) -> Stakes:
@@ -92,7 +92,7 @@ def _match_stakes(totals: tuple[int, ...], target: int, active: tuple[bool, ...]
     scale = (BUE_POINTS + BUE_POINTS / len(others)) / spread
     zero = bue[me] - BUE_POINTS / scale
     loss = tuple(scale * (zero - bue[seat]) if seat in others else 0.0 for seat in range(len(active)))
-    return Stakes(float(BUE_POINTS), loss, tuple(scale * (odds - zero) for odds in ranked))
+    return Stakes(loss, tuple(scale * (odds - zero) for odds in ranked))
 
 
 class Playouts:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from games.bue.planner import (
     BUE,
+    BUE_POINTS,
     HUNDRED,
     X0,
     X2,
@@ -214,7 +215,7 @@ def best_reveal(
         rest = hidden[:index] + hidden[index + 1 :]
         value = planner.value((*locked, card), rest, view["round"] + 1)
         chance = park_chance((*locked, card), rest, parked, survival) if rest else 0.0
-        options.append((round_score(chance * planner.bue + (1 - chance) * value), -index))
+        options.append((round_score(chance * BUE_POINTS + (1 - chance) * value), -index))
     return -max(options)[1]
 
 
@@ -289,7 +290,7 @@ class TablePlan:
                 seat = self.seat
                 kept = (*seat.hidden[:give], received, *seat.hidden[give + 1 :])
                 chance = park_chance(seat.locked, kept, parked, self.park_survival)
-                value = chance * self.planner.bue + (1 - chance) * value
+                value = chance * BUE_POINTS + (1 - chance) * value
             self.park_memo[key] = value
         return self.park_memo[key]
 
@@ -306,7 +307,7 @@ class TablePlan:
         seat swapped with a Bué with odds ``target_bue``; ``losses``: what that Bué costs, and
         what another seat's Bué before this seat's next exchange costs on average."""
         handed, raced = losses
-        bue = self.planner.bue
+        bue = BUE_POINTS
         total = 0.0
         for card, chance in received:
             value = self.parked_value(give, card, parked)

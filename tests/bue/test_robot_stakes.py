@@ -3,6 +3,7 @@ the odds of winning the match near the target (``games.bue.stakes``)."""
 
 import pytest
 
+from games.bue.scoring import BUE_POINTS
 from games.bue.stakes import match_stakes, points_stakes
 from games.bue.strategy import World
 
@@ -16,7 +17,6 @@ def view_of(totals, target=110):
 def test_while_no_outcome_can_end_the_match_the_stakes_are_points_minus_the_others_average():
     stakes = match_stakes(view_of([40, 30, 55, 0]))
     assert stakes == points_stakes(4, 4, 0, (True,) * 4)
-    assert stakes.bue == 50
     assert stakes.loss == pytest.approx((0, 50 / 3, 50 / 3, 50 / 3))
     # 30, 20, 10, 0 points: each place's points times four, less the 60 given out, over three.
     assert stakes.places == pytest.approx((20, 20 / 3, -20 / 3, -20))
@@ -26,8 +26,8 @@ def test_while_no_outcome_can_end_the_match_the_stakes_are_points_minus_the_othe
 def test_near_the_target_a_place_that_wins_the_match_is_worth_a_bue():
     # At 90 of 110, a first or second place (30 or 20) wins: nobody else can pass 110 then.
     stakes = match_stakes(view_of([90, 70, 40, 30]))
-    assert stakes.places[0] == pytest.approx(stakes.bue)
-    assert stakes.places[1] == pytest.approx(stakes.bue)
+    assert stakes.places[0] == pytest.approx(BUE_POINTS)
+    assert stakes.places[1] == pytest.approx(BUE_POINTS)
     assert stakes.places[2] < stakes.places[1]
 
 
