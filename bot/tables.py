@@ -676,12 +676,10 @@ class TableService:
         chart: ResultsChart,
         embeds: list[discord.Embed],
     ) -> None:
-        """Edit the results message to show the chart; a refusal is logged, not retried."""
+        """Edit the results message to show the chart (``refusal_logged``)."""
         file = await chart.draw(embeds)
-        try:
+        with refusal_logged("could not add the chart to message %s", message_id):
             await channel.get_partial_message(message_id).edit(embeds=embeds[:10], attachments=[file])
-        except discord.HTTPException:
-            log.warning("could not add the chart to message %s", message_id, exc_info=True)
 
     async def _send_safely(
         self, channel: discord.abc.Messageable, content: str | None, **kwargs: Any

@@ -8,7 +8,9 @@ import subprocess
 import sys
 from typing import Any
 
-from bot import charts
+import discord
+
+from bot import charts, tables
 from bot.store import Store
 from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
@@ -151,3 +153,38 @@ def test_a_bot_that_has_not_finished_a_game_never_imports_matplotlib(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "False"
+
+
+class ServerError:
+    """What discord.py reads of a 5xx answer."""
+
+    status = 503
+    reason = "Service Unavailable"
+
+
+async def test_a_chart_discord_failed_to_take_is_added_once_it_is_back(simcord_env, database, monkeypatch):
+    monkeypatch.setattr(tables, "RETRY_DELAYS", (60.0,))
+    driver = BueDriver(simcord_env, database, players=2)
+    await driver.open(target=10)
+    edit = discord.PartialMessage.edit
+    failed: list[bool] = []
+
+    async def fails_once_with_a_chart(self: Any, **kwargs: Any) -> Any:
+        names = [getattr(file, "filename", None) for file in kwargs.get("attachments") or ()]
+        if "scores.png" in names and not failed:
+            failed.append(True)
+            raise discord.DiscordServerError(ServerError(), "down")  # type: ignore[arg-type]
+        return await edit(self, **kwargs)
+
+    monkeypatch.setattr(discord.PartialMessage, "edit", fails_once_with_a_chart)
+    rng = random.Random(21)
+    while driver.status() == "running":
+        await driver.play_one(rng)
+    assert failed and not results_message(driver).attachments
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
+    posted = len(driver.channel.history())
+
+    await simcord_env.advance_time(60.1)
+    assert [a.filename for a in results_message(driver).attachments] == ["scores.png"]
+    assert len(driver.channel.history()) == posted  # the results are not posted again
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
