@@ -11,6 +11,9 @@ draws them, in its pictures' palette:
 - whether each picture's bytes differ from the same picture's at the Draw before (the table's)
   or at the drawer's Draw before (their rack's): a picture that did not change would be answered
   by the picture cache (``bot.render.PICTURES``) instead of drawn;
+- the same pictures written by each encoder Pillow has for them (PNG at zlib's levels and
+  strategies, GIF, lossless WebP): CPU and bytes, to show what the PNG at level 1 costs against
+  what else could carry the same pixels;
 - the two drawn through the adapters (``table()``, ``hand()``, the picture cache emptied first)
   in one ``asyncio.to_thread``, as a move now does, and in two, as it did, in turns: the CPU of
   the drawing (the thread's) and of the whole process per Draw, medians of the rounds.
@@ -20,8 +23,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import io
 import statistics
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +95,47 @@ def pictures_apart(moves: list[AfterDraw]) -> None:
         print(f"- the {what} picture changed at {count} of {len(moves)} Draws")
 
 
+ENCODERS: dict[str, dict[str, Any]] = {
+    "PNG, zlib level 1 (the bot's)": {"format": "PNG", "compress_level": 1},
+    "PNG, level 0 (stored, no compression)": {"format": "PNG", "compress_level": 0},
+    "PNG, level 1, run-length strategy": {"format": "PNG", "compress_level": 1, "compress_type": zlib.Z_RLE},
+    "PNG, level 1, Huffman only": {
+        "format": "PNG",
+        "compress_level": 1,
+        "compress_type": zlib.Z_HUFFMAN_ONLY,
+    },
+    "PNG, level 1, filtered strategy": {
+        "format": "PNG",
+        "compress_level": 1,
+        "compress_type": zlib.Z_FILTERED,
+    },
+    "GIF": {"format": "GIF"},
+    "WebP, lossless, fastest method": {"format": "WEBP", "lossless": True, "method": 0, "quality": 0},
+}
+
+
+def encoders(moves: list[AfterDraw]) -> None:
+    """Each Draw's two pictures (as the bot's canvas leaves them, palette put) through each encoder."""
+    images = []
+    for move in moves:
+        for canvas in (
+            ADAPTER.table_image(move.table, viewer()),
+            ADAPTER.rack_image(move.rack["rack"], viewer(move.drawer)),
+        ):
+            image = canvas.image.copy()
+            image.putpalette(b"".join(bytes(colour) for colour in canvas.colours))
+            images.append(image)
+    print(f"\nThe same {len(images)} pictures written by each encoder, per Draw (two pictures):")
+    for name, options in ENCODERS.items():
+        spent, size = 0.0, 0
+        for image in images:
+            buffer = io.BytesIO()
+            _, seconds = timed(functools.partial(image.save, buffer, **options))
+            spent, size = spent + seconds, size + buffer.tell()
+        draws = len(moves)
+        print(f"- {name}: {1000 * spent / draws:.3f} ms, {size / draws / 1024:.1f} KiB")
+
+
 class DrawnPictures:
     """Both pictures of each Draw through the adapters, the drawing thread's CPU summed."""
 
@@ -145,6 +192,7 @@ def main() -> None:
     options = parser.parse_args()
     moves = draws(options.draws)
     pictures_apart(moves)
+    encoders(moves)
     asyncio.run(trips(moves, options.rounds))
 
 
