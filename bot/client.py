@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter import GameAdapter, drawn_at
-from bot.commands import GameTree, history_command, leaderboard_command, stats_command
+from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
@@ -97,7 +97,7 @@ class GameBot(commands.Bot):
         await self.tree.set_translator(CommandTranslator())
         for extension in self.game_extensions:
             await self.load_extension(extension)
-        for command in (leaderboard_command, stats_command, history_command):
+        for command in (help_command, leaderboard_command, stats_command, history_command):
             self.tree.add_command(command(self))
         self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect)
         await self._sync_commands()

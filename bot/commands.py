@@ -1,4 +1,4 @@
-"""Slash commands every game shares, and the leaderboard, /stats and /history."""
+"""Slash commands every game shares, and /help, the leaderboard, /stats and /history."""
 
 from __future__ import annotations
 
@@ -334,3 +334,33 @@ def history_command(services: Services) -> app_commands.Command:  # type: ignore
         await reply(interaction, embeds=[history_embed(lang, kind, matches)], ephemeral=False)
 
     return history
+
+
+def help_embed(adapters: Mapping[str, GameAdapter], lang: str) -> discord.Embed:
+    """What a newcomer needs: each game (its players, what it is, how to start it), how a game is
+    played in a channel, and where the scores are."""
+    embed = discord.Embed(title=t(lang, "help.title"), description=t(lang, "help.intro"), colour=0x5865F2)
+    for kind, adapter in adapters.items():
+        fewest, most = adapter.engine.min_players, adapter.engine.max_players
+        players = (
+            t(lang, "help.players_exactly", count=fewest)
+            if fewest == most
+            else t(lang, "help.players", minimum=fewest, maximum=most)
+        )
+        embed.add_field(
+            name=f"{t(lang, f'{kind}.title')} · {players}",
+            value=f"{t(lang, f'{kind}.cmd.group')}\n{t(lang, 'help.game_commands', game=kind)}",
+            inline=False,
+        )
+    embed.add_field(name=t(lang, "help.playing_name"), value=t(lang, "help.playing"), inline=False)
+    embed.add_field(name=t(lang, "help.scores_name"), value=t(lang, "help.scores"), inline=False)
+    return embed
+
+
+def help_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
+    # Not guild-only: a player may ask in the bot's DMs, where their hands arrive.
+    @app_commands.command(name="help", description=described("help.cmd"))
+    async def help(interaction: discord.Interaction) -> None:
+        await reply(interaction, embeds=[help_embed(services.adapters, language(interaction))])
+
+    return help

@@ -9,8 +9,9 @@ import logging
 import pytest
 
 from bot import commands
+from bot.i18n import t
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import components
+from tests.bot.driver import components, speak
 from tests.bot.forging import forge_click, forge_slash
 from tests.bot.test_bue_play import ephemeral_text
 
@@ -51,13 +52,16 @@ async def test_forged_slash_options_get_a_private_refusal(simcord_env, database,
 
 
 @pytest.mark.parametrize("locale", ["it", "fr"])
-async def test_a_forged_option_is_refused_in_the_players_language(simcord_env, database, caplog, locale):
+async def test_a_forged_option_is_refused_in_the_players_language(
+    simcord_env, database, monkeypatch, caplog, locale
+):
     driver = BueDriver(simcord_env, database, players=2)
-    member = driver.members[0]
-    member.user.locale = locale
-    answer = await forge_slash(member, driver.channel, "leaderboard", {"order": (STRING, "loudest")})
+    speak(monkeypatch, locale)
+    answer = await forge_slash(
+        driver.members[0], driver.channel, "leaderboard", {"order": (STRING, "loudest")}
+    )
     assert answer.response.ephemeral
-    assert "Sorry" not in ephemeral_text(answer)
+    assert ephemeral_text(answer) == "⚠️ " + t(locale, "error.forged_options")
 
 
 async def test_a_button_naming_the_computers_menu_is_answered(simcord_env, database, caplog):

@@ -104,13 +104,27 @@ def test_every_text_exists_in_every_language_with_the_same_placeholders():
             assert placeholders["it"] == placeholders["en"] == placeholders["fr"], (path.name, key)
 
 
+def test_the_bot_speaks_to_a_french_player_as_tu_in_every_game():
+    # One register across the games: a player switching from Bué to RumBugz is not suddenly "vous".
+    # "vous deux" addresses the two players of a swap together, which only "vous" can.
+    formal = re.compile(
+        r"\b(vous(?! deux)|votre|vos|vôtres?)\b|(?<!vous deux )\b\w+ez\b(?<!assez)", re.IGNORECASE
+    )
+    found = []
+    for path in sorted(LOCALES_DIR.glob("*.json")):
+        for key, entry in json.loads(path.read_text(encoding="utf-8")).items():
+            forms = entry["fr"].values() if isinstance(entry["fr"], dict) else [entry["fr"]]
+            found += [(key, match.group()) for text in forms for match in formal.finditer(text)]
+    assert found == []
+
+
 def test_every_key_the_code_names_is_translated():
     sources = list(Path("bot").rglob("*.py")) + list(Path("games").rglob("*.py"))
     named = set()
     for source in sources:
         named |= set(
             re.findall(
-                r'"((?:common|error|lobby|cmd|option|stats|standins|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
+                r'"((?:common|error|lobby|cmd|option|stats|standins|help|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
                 source.read_text(),
             )
         )

@@ -1,0 +1,38 @@
+"""/help: what a newcomer reads first, privately, in their language."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.driver import speak
+from tests.bot.test_rummikub_play import RummikubDriver
+
+
+@pytest.mark.parametrize(
+    ("locale", "title", "players", "scores"),
+    [
+        ("en-US", "Tabletop games in this server", "Bué · 2-10 players", "Scores"),
+        ("it", "Giochi da tavolo in questo server", "Bué · 2-10 giocatori", "Punteggi"),
+        ("fr", "Jeux de société sur ce serveur", "Bué · 2 à 10 joueurs", "Scores"),
+    ],
+)
+async def test_help_names_every_game_with_its_players_and_start_command_in_the_players_language(
+    simcord_env, database, monkeypatch, locale, title, players, scores
+):
+    driver = RummikubDriver(simcord_env, database)
+    member = driver.members[0]
+    speak(monkeypatch, locale)
+    answer = await member.slash(driver.channel, "help")
+    assert answer.response.ephemeral
+    (embed,) = answer.response.embeds
+    assert embed.title == title
+    fields = {field.name: field.value for field in embed.fields}
+    assert players in fields
+    for game in ("bue", "seriebum", "rummikub", "rumbugz"):
+        assert sum(f"`/{game} start`" in value for value in fields.values()) == 1
+    serie_bum = next(name for name in fields if name.startswith("Serie Bum!"))
+    assert serie_bum.endswith(" 2 " + players.split(" ")[-1])  # exactly two players: no range
+    assert "`/leaderboard`" in fields[scores] and "`/stats`" in fields[scores]
+    texts = [embed.title, embed.description, *fields, *fields.values()]
+    assert not any("{" in text for text in texts)  # every placeholder filled
+    assert not driver.channel.history()  # nothing in the channel
