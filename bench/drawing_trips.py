@@ -114,8 +114,9 @@ ENCODERS: dict[str, dict[str, Any]] = {
 }
 
 
-def encoders(moves: list[AfterDraw]) -> None:
-    """Each Draw's two pictures (as the bot's canvas leaves them, palette put) through each encoder."""
+def encoders(moves: list[AfterDraw], rounds: int) -> None:
+    """Each Draw's two pictures (as the bot's canvas leaves them, palette put) through each encoder,
+    the encoders in turns, forwards then backwards, ``2 * rounds`` times: medians per Draw."""
     images = []
     for move in moves:
         for canvas in (
@@ -125,15 +126,19 @@ def encoders(moves: list[AfterDraw]) -> None:
             image = canvas.image.copy()
             image.putpalette(b"".join(bytes(colour) for colour in canvas.colours))
             images.append(image)
+    spent: dict[str, list[float]] = {name: [] for name in ENCODERS}
+    size: dict[str, int] = {}
+    for turn in range(2 * rounds):
+        for name in list(ENCODERS)[:: 1 if turn % 2 == 0 else -1]:
+            total, size[name] = 0.0, 0
+            for image in images:
+                buffer = io.BytesIO()
+                _, seconds = timed(functools.partial(image.save, buffer, **ENCODERS[name]))
+                total, size[name] = total + seconds, size[name] + buffer.tell()
+            spent[name].append(total / len(moves))
     print(f"\nThe same {len(images)} pictures written by each encoder, per Draw (two pictures):")
-    for name, options in ENCODERS.items():
-        spent, size = 0.0, 0
-        for image in images:
-            buffer = io.BytesIO()
-            _, seconds = timed(functools.partial(image.save, buffer, **options))
-            spent, size = spent + seconds, size + buffer.tell()
-        draws = len(moves)
-        print(f"- {name}: {1000 * spent / draws:.3f} ms, {size / draws / 1024:.1f} KiB")
+    for name, runs in spent.items():
+        print(f"- {name}: {1000 * statistics.median(runs):.3f} ms, {size[name] / len(moves) / 1024:.1f} KiB")
 
 
 class DrawnPictures:
@@ -192,7 +197,7 @@ def main() -> None:
     options = parser.parse_args()
     moves = draws(options.draws)
     pictures_apart(moves)
-    encoders(moves)
+    encoders(moves, options.rounds)
     asyncio.run(trips(moves, options.rounds))
 
 
