@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from simcord import ChannelHandle, Env, GuildHandle, MemberActor
+
+from bot.i18n import DEFAULT_LANGUAGE, t
 
 SERVER = "Playground"
 CHANNEL = "games"
@@ -15,20 +19,8 @@ FRIENDS = ("Bruno", "Carla", "Dario")
 # Discord's answer when a user's DMs are closed to the bot.
 DMS_CLOSED = 50007
 
-WELCOME = """\
-This is the real bot in a simulated Discord on your computer: no account, no token. \
-Type a command in the box at the bottom and send it, then press **Begin**:
-`/seriebum start computers:1` · Serie Bum! against the computer
-`/rummikub start computers:2` · Rummikub against two computers
-`/bue start computers:2` · `/rumbugz start computers:1`
-Your cards or tiles: the **My hand** (**My rack**) button on the table; DMs are off here.
-The **Table** links lead to Discord, not here: `/rummikub table` (or `/bue table`...) shows the \
-table again at the bottom.
-You are {you}; **Viewing as** at the top switches to a friend ({friends}): several people can \
-play at one computer, or add computers instead.
-Games last as long as this playground runs: every start is a fresh server and database.
-To run the bot in your own Discord server, set `DISCORD_TOKEN` (README, "Creating the Discord \
-application")."""
+# Each language's Discord locale: what the people's Discord clients and the server are set to.
+DISCORD_LOCALES = {"en": "en-US", "it": "it", "fr": "fr"}
 
 
 @dataclass(frozen=True)
@@ -36,20 +28,40 @@ class World:
     guild: GuildHandle
     channel: ChannelHandle
     people: tuple[MemberActor, ...]  # you first, then the friends
+    language: str  # the server's and everyone's Discord language: "en", "it" or "fr"
 
 
-def build_world(env: Env) -> World:
+def build_world(env: Env, language: str = DEFAULT_LANGUAGE) -> World:
     """The server, its channel and its people, their DMs closed: a hand then reaches its
     player on the table's **My hand** button and the closed-DM note, which the page shows
-    (it shows one channel, never DMs)."""
-    guild = env.create_guild(SERVER)
-    channel = guild.create_text_channel(CHANNEL, topic="Play any game here, one after another")
+    (it shows one channel, never DMs). The server and the people's Discord are in ``language``."""
+    guild = env.create_guild(SERVER, preferred_locale=DISCORD_LOCALES[language])
+    channel = guild.create_text_channel(CHANNEL, topic=t(language, "playground.channel_topic"))
     people = tuple(
         guild.add_member(env.create_user(name.lower(), global_name=name)) for name in (YOU, *FRIENDS)
     )
     for person in people:
         close_dms(env, person)
-    return World(guild, channel, people)
+    speak(env, DISCORD_LOCALES[language])
+    return World(guild, channel, people, language)
+
+
+def speak(env: Env, locale: str) -> None:
+    """From now on every interaction comes from a Discord client set to ``locale``, in a server
+    set to its own preferred locale, as Discord sends them. SimCord (3.2.1) writes "en-US" in
+    both and has no setting for either: its gateway events are rewritten on their way out."""
+    backend = env.backend
+    send = backend.emit
+
+    def emit(event: str, payload: Mapping[str, Any]) -> None:
+        if event == "INTERACTION_CREATE":
+            payload = {**payload, "locale": locale}
+            if "guild_id" in payload:
+                guild = backend.get_guild(int(payload["guild_id"]))
+                payload["guild_locale"] = guild.preferred_locale
+        send(event, payload)
+
+    backend.emit = emit
 
 
 def close_dms(env: Env, person: MemberActor) -> None:
@@ -68,8 +80,8 @@ async def welcome(world: World) -> discord.Message:
     """The first message in the channel: what to type."""
     host = world.guild.create_webhook(world.channel, name=SERVER)
     embed = discord.Embed(
-        title="Welcome to the playground",
-        description=WELCOME.format(you=YOU, friends=", ".join(FRIENDS)),
+        title=t(world.language, "playground.welcome_title"),
+        description=t(world.language, "playground.welcome", you=YOU, friends=", ".join(FRIENDS)),
         colour=discord.Colour.blurple(),
     )
     return await host.send(embed=embed)

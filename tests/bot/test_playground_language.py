@@ -1,0 +1,87 @@
+"""The playground in the visitor's language: ``--language`` or ``PLAYGROUND_LANGUAGE`` sets its
+welcome, its people's Discord and its server, so the games answer and announce in it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import __main__ as root
+from bot.i18n import t
+from bot.playground.serve import open_playground
+from tests.bot.test_playground import settings_in
+
+WELCOME_TITLES = {"en": "Welcome to the playground", "it": "Benvenuto nel parco giochi", "fr": "Bienvenue"}
+
+
+@pytest.mark.parametrize("language", ["en", "it", "fr"])
+async def test_the_welcome_names_the_buttons_as_the_bot_labels_them_in_its_language(
+    tmp_path, monkeypatch, language
+):
+    async with open_playground(settings_in(tmp_path, monkeypatch), language) as playground:
+        (welcome,) = playground.world.channel.history()
+        embed = welcome.embeds[0]
+        assert embed.title.startswith(WELCOME_TITLES[language])
+        for key in ("lobby.begin", "bue.button.hand", "rumbugz.ui.button.hand", "rummikub.ui.button.rack"):
+            assert f"**{t(language, key)}**" in embed.description, key
+        assert "/seriebum start computers:1" in embed.description and "Anna" in embed.description
+        # The page writes its dates as people of that language do.
+        assert playground.preview.locale == {"en": "en-US", "it": "it", "fr": "fr"}[language]
+
+
+@pytest.mark.parametrize(
+    ("language", "dealt"), [("it", "distribuisce cinque carte"), ("fr", "distribue cinq cartes")]
+)
+async def test_a_game_started_in_the_playground_answers_and_announces_in_its_language(
+    tmp_path, monkeypatch, language, dealt
+):
+    async with open_playground(settings_in(tmp_path, monkeypatch), language) as playground:
+        you, channel = playground.world.people[0], playground.world.channel
+        lobby = await you.slash(channel, "bue start", computers=2)
+        assert "🤖 Difficile 1" in str(lobby.response.embeds[0].to_dict())  # named in the server's language
+        await you.click(channel.last_message, label=t(language, "lobby.begin"))
+        lines = "\n".join(message.content for message in channel.history())
+        assert dealt in lines  # the channel's lines: the server's language
+        table = next(message for message in channel.history() if message.components)
+        assert table.embeds[0].title == t(language, "bue.table.title", game=1, round=1)
+        hand = await you.click(table, label=t(language, "bue.button.hand"))  # the player's own language
+        assert hand.response.ephemeral
+        assert hand.response.embeds[0].title == t(language, "bue.hand.title", game=1, round=1)
+
+
+@pytest.fixture
+def served(monkeypatch) -> list[str]:
+    """The languages the playground was served in, with nothing served: ``main`` returns at once."""
+    languages: list[str] = []
+
+    async def serve(settings, language, ready) -> None:
+        languages.append(language)
+
+    monkeypatch.setattr("bot.playground.serve.serve", serve)
+    return languages
+
+
+@pytest.mark.parametrize(
+    ("argv", "environment", "language"),
+    [
+        ([], None, "en"),
+        (["--language", "it"], None, "it"),
+        ([], "fr", "fr"),
+        (["--language", "it"], "fr", "it"),  # the command line wins
+    ],
+)
+def test_python_m_bot_playground_takes_its_language_from_the_command_line_or_the_environment(
+    tmp_path, monkeypatch, served, argv, environment, language
+):
+    monkeypatch.setenv("PLAYGROUND_DATABASE", str(tmp_path / "playground.sqlite3"))
+    if environment is None:
+        monkeypatch.delenv("PLAYGROUND_LANGUAGE", raising=False)
+    else:
+        monkeypatch.setenv("PLAYGROUND_LANGUAGE", environment)
+    assert root.main(["playground", "--no-browser", *argv]) == 0
+    assert served == [language]
+
+
+def test_an_unknown_playground_language_is_a_configuration_error(monkeypatch, capsys, served):
+    monkeypatch.setenv("PLAYGROUND_LANGUAGE", "de")
+    assert root.main(["playground", "--no-browser"]) == 2
+    assert "en, it, fr" in capsys.readouterr().err and served == []
