@@ -17,7 +17,7 @@ from bot.client import bot_for
 from bot.config import Settings
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.playground.live import Redraw, keep_wall_time, start_clock_today
-from bot.playground.world import DISCORD_LOCALES, World, build_world, welcome
+from bot.playground.world import DISCORD_LOCALES, World, build_world, language_command, welcome
 
 # The longest a click may keep the bot busy (the Rummikub solver, a picture) before the page
 # reports a timeout; SimCord's default, 5 s, is short on a busy machine.
@@ -58,10 +58,13 @@ async def open_playground(
     # SimCord names every bot TestBot; the page shows this name on each of its messages.
     env.backend.bot_user.name = BOT_NAME
     start_clock_today(env)
+    # Built before the bot starts, so that the bot's commands, set as it starts, include the
+    # world's own (its language).
+    world = build_world(env, language)
+    bot.tree.add_command(language_command(world))
     await env.start()
     try:
         with env.time_context():
-            world = build_world(env, language)
             await welcome(world)
             preview = env.preview(
                 world.channel,

@@ -9,7 +9,7 @@ from bot.adapter import Viewer
 from bot.games.bue import ADAPTER
 from bot.games.bue.table import CARD_W, GAP
 from bot.i18n import t
-from bot.playground.world import DISCORD_LOCALES, speak
+from bot.playground.world import DISCORD_LOCALES, ClientLocale
 from bot.render import Canvas
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import components
@@ -27,7 +27,7 @@ def assert_the_hand_is_the_picture_alone(driver: BueDriver, message, seat: int, 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 async def test_the_hand_the_panels_and_the_dm_show_the_cards_once(simcord_env, database, language):
-    speak(simcord_env, DISCORD_LOCALES[language])  # every player's Discord in this language
+    ClientLocale(simcord_env, DISCORD_LOCALES[language])  # every player's Discord in this language
     driver = BueDriver(simcord_env, database, players=2)
     await driver.open()
     game = driver.state()

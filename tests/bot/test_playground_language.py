@@ -56,6 +56,27 @@ def numbered(template: str) -> re.Pattern[str]:
     return re.compile(re.escape(template).replace(r"\{game\}", r"\d+").replace(r"\{round\}", r"\d+"))
 
 
+async def test_the_people_switch_the_playgrounds_language_with_a_command(tmp_path, monkeypatch):
+    async with open_playground(settings_in(tmp_path, monkeypatch)) as playground:
+        you, channel = playground.world.people[0], playground.world.channel
+        switched = await you.slash(channel, "playground", language="it")
+        assert not switched.response.ephemeral  # the welcome again, in Italian, for everyone
+        assert switched.response.content == t("it", "playground.language_set")
+        assert switched.response.embeds[0].title == WELCOME_TITLES["it"]
+        assert playground.env.bot.get_channel(channel.id).topic == t("it", "playground.channel_topic")
+        await you.slash(channel, "bue start", computers=1)
+        lobby = channel.last_message
+        assert "🤖 Difficile 1" in str(lobby.embeds[0].to_dict())
+
+        # A game under way keeps the language it began in; the answers follow the switch.
+        await you.slash(channel, "playground", language="fr")
+        await you.click(lobby, label=t("it", "lobby.begin"))
+        table = next(message for message in channel.history() if message.components)
+        assert numbered(t("it", "bue.table.title")).fullmatch(table.embeds[0].title)
+        hand = await you.click(table, label=t("it", "bue.button.hand"))
+        assert numbered(t("fr", "bue.hand.title")).fullmatch(hand.response.embeds[0].title)
+
+
 @pytest.fixture
 def served(monkeypatch) -> list[str]:
     """The languages the playground was served in, with nothing served: ``main`` returns at once."""
