@@ -15,6 +15,7 @@ import discord
 
 from bot.client import bot_for
 from bot.config import Settings
+from bot.i18n import LANGUAGES
 
 MISSING_TOKEN = """\
 No Discord token is set, so the bot cannot log in, and the playground (the bot in a simulated
@@ -64,6 +65,12 @@ def arguments(argv: list[str]) -> argparse.Namespace:
         "mode", nargs="?", choices=["discord", "playground"], help="default: discord if DISCORD_TOKEN is set"
     )
     parser.add_argument("--no-browser", action="store_true", help="the playground opens no browser")
+    parser.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        help="the playground's language: its welcome, its people's Discord and its server "
+        "(default: PLAYGROUND_LANGUAGE, else en)",
+    )
     return parser.parse_args(argv)
 
 
@@ -79,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging(settings.log_level if "LOG_LEVEL" in os.environ or not playground else "ERROR")
     if playground:
         why = "No Discord token is set" if settings.token is None else "You asked for the playground"
-        return run_playground(settings, why, open_browser=not args.no_browser)
+        return run_playground(settings, why, args.language, open_browser=not args.no_browser)
     if settings.token is None:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
@@ -92,9 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_playground(settings: Settings, why: str, *, open_browser: bool) -> int:
+def run_playground(settings: Settings, why: str, language: str | None, *, open_browser: bool) -> int:
     from bot import playground
 
+    try:
+        chosen = playground.playground_language(language)
+    except ValueError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 2
     missing = playground.missing_packages()
     if missing:
         print(MISSING_TOKEN, file=sys.stderr)
@@ -110,7 +122,7 @@ def run_playground(settings: Settings, why: str, *, open_browser: bool) -> int:
             webbrowser.open(url)
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: asyncio.run has already cleaned up
-        asyncio.run(serve(playground.playground_settings(settings), ready))
+        asyncio.run(serve(playground.playground_settings(settings), chosen, ready))
     print("The playground has stopped.", flush=True)
     return 0
 

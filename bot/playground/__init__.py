@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.config import Settings
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 DATABASE = "data/playground.sqlite3"
 # simcord[preview]: what the page needs beyond the bot (the `playground` extra installs them).
@@ -33,3 +34,12 @@ def playground_settings(settings: Settings) -> Settings:
     for leftover in (database, *(database.with_name(database.name + end) for end in ("-wal", "-shm"))):
         leftover.unlink(missing_ok=True)
     return replace(settings, token=None, database=str(database), dev_guild_id=None, shard_count=None)
+
+
+def playground_language(chosen: str | None) -> str:
+    """The playground's language: ``chosen`` (``--language``), else ``PLAYGROUND_LANGUAGE``, else
+    English; ValueError for any other than "en", "it" and "fr"."""
+    language = (chosen or os.environ.get("PLAYGROUND_LANGUAGE", "")).strip().lower() or DEFAULT_LANGUAGE
+    if language not in LANGUAGES:
+        raise ValueError(f"the playground's language is one of {', '.join(LANGUAGES)}, not {language!r}")
+    return language

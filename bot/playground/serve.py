@@ -15,8 +15,9 @@ from simcord import Env, Preview
 
 from bot.client import bot_for
 from bot.config import Settings
+from bot.i18n import DEFAULT_LANGUAGE
 from bot.playground.live import Redraw, keep_wall_time, start_clock_today
-from bot.playground.world import World, build_world, welcome
+from bot.playground.world import DISCORD_LOCALES, World, build_world, language_command, welcome
 
 # The longest a click may keep the bot busy (the Rummikub solver, a picture) before the page
 # reports a timeout; SimCord's default, 5 s, is short on a busy machine.
@@ -45,8 +46,11 @@ class Playground:
 
 
 @contextlib.asynccontextmanager
-async def open_playground(settings: Settings, **bot_options: Any) -> AsyncIterator[Playground]:
-    """The bot attached to a new simulated Discord, its page served; all closed on the way out."""
+async def open_playground(
+    settings: Settings, language: str = DEFAULT_LANGUAGE, **bot_options: Any
+) -> AsyncIterator[Playground]:
+    """The bot attached to a new simulated Discord in ``language``, its page served; all closed
+    on the way out."""
     redraw = Redraw()
     bot = bot_for(settings, after_delivery=redraw.delivered, **bot_options)
     # check_errors is for tests; here the bot's own handlers answer every error.
@@ -54,13 +58,20 @@ async def open_playground(settings: Settings, **bot_options: Any) -> AsyncIterat
     # SimCord names every bot TestBot; the page shows this name on each of its messages.
     env.backend.bot_user.name = BOT_NAME
     start_clock_today(env)
+    # Built before the bot starts, so that the bot's commands, set as it starts, include the
+    # world's own (its language).
+    world = build_world(env, language)
+    bot.tree.add_command(language_command(world))
     await env.start()
     try:
         with env.time_context():
-            world = build_world(env)
             await welcome(world)
             preview = env.preview(
-                world.channel, viewers=world.people, layout="channel", timezone=local_timezone()
+                world.channel,
+                viewers=world.people,
+                layout="channel",
+                locale=DISCORD_LOCALES[language],
+                timezone=local_timezone(),
             )
             async with preview:
                 helpers = [asyncio.create_task(redraw.run(preview)), asyncio.create_task(keep_wall_time(env))]
@@ -75,9 +86,9 @@ async def open_playground(settings: Settings, **bot_options: Any) -> AsyncIterat
         await bot.close()
 
 
-async def serve(settings: Settings, ready: Callable[[str], None]) -> None:
+async def serve(settings: Settings, language: str, ready: Callable[[str], None]) -> None:
     """Run until the page's "End preview session" or a cancellation (Ctrl-C); ``ready`` is
     given the page's secret address."""
-    async with open_playground(settings) as playground:
+    async with open_playground(settings, language) as playground:
         ready(playground.preview.url)
         await playground.preview.wait_closed()

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import discord
+from discord import app_commands
 from simcord import ChannelHandle, Env, GuildHandle, MemberActor
+
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, described, language_of, t
 
 SERVER = "Playground"
 CHANNEL = "games"
@@ -15,41 +20,68 @@ FRIENDS = ("Bruno", "Carla", "Dario")
 # Discord's answer when a user's DMs are closed to the bot.
 DMS_CLOSED = 50007
 
-WELCOME = """\
-This is the real bot in a simulated Discord on your computer: no account, no token. \
-Type a command in the box at the bottom and send it, then press **Begin**:
-`/seriebum start computers:1` · Serie Bum! against the computer
-`/rummikub start computers:2` · Rummikub against two computers
-`/bue start computers:2` · `/rumbugz start computers:1`
-Your cards or tiles: the **My hand** (**My rack**) button on the table; DMs are off here.
-The **Table** links lead to Discord, not here: `/rummikub table` (or `/bue table`...) shows the \
-table again at the bottom.
-You are {you}; **Viewing as** at the top switches to a friend ({friends}): several people can \
-play at one computer, or add computers instead.
-Games last as long as this playground runs: every start is a fresh server and database.
-To run the bot in your own Discord server, set `DISCORD_TOKEN` (README, "Creating the Discord \
-application")."""
+# Each language's Discord locale: what the people's Discord clients and the server are set to.
+DISCORD_LOCALES = {"en": "en-US", "it": "it", "fr": "fr"}
+# How the languages are offered, each in itself.
+NATIVE_NAMES = {"en": "English", "it": "Italiano", "fr": "Français"}
+
+
+class ClientLocale:
+    """The Discord language of the people's clients, and of their server, in every interaction,
+    as Discord sends them. SimCord (3.2.1) writes "en-US" in both and has no setting for either:
+    from now on its gateway events are rewritten on their way out, with ``locale`` for the
+    clients and each server's own preferred locale."""
+
+    def __init__(self, env: Env, locale: str) -> None:
+        self.locale = locale
+        backend = env.backend
+        send = backend.emit
+
+        def emit(event: str, payload: Mapping[str, Any]) -> None:
+            if event == "INTERACTION_CREATE":
+                payload = {**payload, "locale": self.locale}
+                if "guild_id" in payload:
+                    payload["guild_locale"] = backend.get_guild(int(payload["guild_id"])).preferred_locale
+            send(event, payload)
+
+        backend.emit = emit
 
 
 @dataclass(frozen=True)
 class World:
+    env: Env
     guild: GuildHandle
     channel: ChannelHandle
     people: tuple[MemberActor, ...]  # you first, then the friends
+    clients: ClientLocale  # the language everyone's Discord is in, as the server's
+
+    @property
+    def language(self) -> str:
+        return language_of(self.clients.locale)
+
+    def speak(self, language: str) -> None:
+        """From now on the server and everyone's Discord are in ``language``: new games announce
+        in it, and every answer and panel is in it."""
+        locale = DISCORD_LOCALES[language]
+        backend = self.env.backend
+        backend.edit_guild(self.guild.id, {"preferred_locale": locale})
+        backend.edit_channel(self.channel.id, {"topic": t(language, "playground.channel_topic")})
+        self.clients.locale = locale
 
 
-def build_world(env: Env) -> World:
+def build_world(env: Env, language: str = DEFAULT_LANGUAGE) -> World:
     """The server, its channel and its people, their DMs closed: a hand then reaches its
     player on the table's **My hand** button and the closed-DM note, which the page shows
-    (it shows one channel, never DMs)."""
-    guild = env.create_guild(SERVER)
-    channel = guild.create_text_channel(CHANNEL, topic="Play any game here, one after another")
+    (it shows one channel, never DMs). The server and the people's Discord are in ``language``."""
+    locale = DISCORD_LOCALES[language]
+    guild = env.create_guild(SERVER, preferred_locale=locale)
+    channel = guild.create_text_channel(CHANNEL, topic=t(language, "playground.channel_topic"))
     people = tuple(
         guild.add_member(env.create_user(name.lower(), global_name=name)) for name in (YOU, *FRIENDS)
     )
     for person in people:
         close_dms(env, person)
-    return World(guild, channel, people)
+    return World(env, guild, channel, people, ClientLocale(env, locale))
 
 
 def close_dms(env: Env, person: MemberActor) -> None:
@@ -64,12 +96,34 @@ def close_dms(env: Env, person: MemberActor) -> None:
     )
 
 
-async def welcome(world: World) -> discord.Message:
-    """The first message in the channel: what to type."""
-    host = world.guild.create_webhook(world.channel, name=SERVER)
-    embed = discord.Embed(
-        title="Welcome to the playground",
-        description=WELCOME.format(you=YOU, friends=", ".join(FRIENDS)),
+def welcome_embed(language: str) -> discord.Embed:
+    """What to type, and how the page works."""
+    return discord.Embed(
+        title=t(language, "playground.welcome_title"),
+        description=t(language, "playground.welcome", you=YOU, friends=", ".join(FRIENDS)),
         colour=discord.Colour.blurple(),
     )
-    return await host.send(embed=embed)
+
+
+async def welcome(world: World) -> discord.Message:
+    """The first message in the channel."""
+    host = world.guild.create_webhook(world.channel, name=SERVER)
+    return await host.send(embed=welcome_embed(world.language))
+
+
+def language_command(world: World) -> app_commands.Command[Any, ..., None]:
+    """``/playground language:Italiano``: the playground's people switch its language themselves
+    (the page has no setting for it), and read the welcome again in it."""
+
+    @app_commands.command(name="playground", description=described("playground.cmd"))
+    @app_commands.describe(language=described("playground.cmd.language"))
+    @app_commands.choices(
+        language=[app_commands.Choice(name=NATIVE_NAMES[code], value=code) for code in LANGUAGES]
+    )
+    async def playground(interaction: discord.Interaction, language: str) -> None:
+        world.speak(language)
+        await interaction.response.send_message(
+            t(language, "playground.language_set"), embed=welcome_embed(language)
+        )
+
+    return playground

@@ -146,7 +146,9 @@ def test_with_a_token_python_m_bot_playground_still_opens_the_playground(monkeyp
     monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     opened: list[tuple[str, bool]] = []
     monkeypatch.setattr(
-        root, "run_playground", lambda settings, why, open_browser: opened.append((why, open_browser)) or 0
+        root,
+        "run_playground",
+        lambda settings, why, language, open_browser: opened.append((why, open_browser)) or 0,
     )
     ran_in_discord: list[str] = []
     monkeypatch.setattr(GameBot, "run", lambda self, token, **options: ran_in_discord.append(token))

@@ -22,6 +22,9 @@ CARD_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
 CARD_W, CARD_H, GAP = 70, 100, 10
 ROW_H = CARD_H + 24
 NAME_W = 250
+# The hand's picture: cards twice the table's size.
+HAND_MARGIN = 20
+HAND_PITCH = 2 * (CARD_W + GAP)
 
 
 def card_label(code: str, viewer: Viewer | None = None) -> str:
@@ -98,30 +101,29 @@ class TableSide(GameAdapter):
         return canvas
 
     def hand_image(self, slots: Sequence[JSON], best: JSON, viewer: Viewer) -> Canvas:
-        """The cards of one hand and their best total: drawn from these alone, so the picture is
-        drawn again only when they change, not at every move of the others."""
-        canvas = Canvas(5 * (CARD_W + GAP) * 2 + 40, 2 * CARD_H + 110)
+        """The hand, the one place it is shown: under each card its number (the panels' buttons
+        say "Card 2"), where its ×2/×0 counts at best ("1 → 3"), and whether the others see it;
+        gold cards say so in a corner.
+        Drawn from these alone, so the picture is drawn again only when they change, not at
+        every move of the others. Captions are large: Discord shows the picture at about half
+        its width."""
+        canvas = Canvas(2 * HAND_MARGIN + 4 * HAND_PITCH + 2 * CARD_W, 2 * CARD_H + 124)
         multipliers = {int(k): v for k, v in best.get("multipliers", {}).items()}
         for position, slot in enumerate(slots):
-            left = 20 + position * 2 * (CARD_W + GAP)
-            box = (left, 20, left + 2 * CARD_W, 20 + 2 * CARD_H)
-            fill, ink = CARD_COLOURS[slot["card"][0]]
-            canvas.face(
-                box,
-                card_label(slot["card"]),
-                slot["card"],
-                fill,
-                ink,
-                outline=HIGHLIGHT if slot["revealed"] else None,
-            )
-            note = viewer.t("bue.hand.face_up") if slot["revealed"] else viewer.t("bue.hand.hidden")
+            left = HAND_MARGIN + position * HAND_PITCH
+            box = (left, HAND_MARGIN, left + 2 * CARD_W, HAND_MARGIN + 2 * CARD_H)
+            code, revealed = slot["card"], slot["revealed"]
+            fill, ink = CARD_COLOURS[code[0]]
+            # Gold in words too, not by colour alone: ties and SuperBué count gold cards.
+            gold = viewer.t("bue.hand.gold_corner") if code.startswith("g") else ""
+            canvas.face(box, card_label(code), code, fill, ink, HIGHLIGHT if revealed else None, gold)
+            number = str(position + 1)
             if position in multipliers:
-                note += " → " + str(multipliers[position] + 1)
-            canvas.text((left + CARD_W, 2 * CARD_H + 34), f"{position + 1} · {note}", 18, MUTED, anchor="ma")
-        total = best.get("total", 0)
-        canvas.text(
-            (20, 2 * CARD_H + 66), viewer.t("bue.hand.total", total=total, distance=abs(total - 50)), 24
-        )
+                number += f" → {multipliers[position] + 1}"
+            centre, below = left + CARD_W, HAND_MARGIN + 2 * CARD_H
+            canvas.text((centre, below + 12), number, 36, INK, anchor="ma")
+            state = viewer.t("bue.hand.face_up" if revealed else "bue.hand.hidden")
+            canvas.text((centre, below + 60), state, 26, HIGHLIGHT if revealed else MUTED, anchor="ma")
         return canvas
 
     # ------------------------------------------------------------------ messages
@@ -202,11 +204,7 @@ class TableSide(GameAdapter):
         if not slots:
             embed.description = viewer.t("bue.hand.none")
             return Rendered([embed])
-        embed.description = "\n".join(
-            f"**{position + 1}.** {card_label(slot['card'], viewer)}"
-            + (" · " + viewer.t("bue.hand.face_up") if slot["revealed"] else "")
-            for position, slot in enumerate(slots)
-        )
+        # The cards are the picture's alone: a list of them here would show the hand twice.
         total = view["best"]["total"]
         embed.add_field(
             name=viewer.t("bue.hand.total_name"),
