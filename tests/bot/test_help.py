@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.playground.world import welcome_embed
 from tests.bot.driver import speak
 from tests.bot.test_rummikub_play import RummikubDriver
 
@@ -36,3 +37,8 @@ async def test_help_names_every_game_with_its_players_and_start_command_in_the_p
     texts = [embed.title, embed.description, *fields, *fields.values()]
     assert not any("{" in text for text in texts)  # every placeholder filled
     assert not driver.channel.history()  # nothing in the channel
+
+
+@pytest.mark.parametrize("language", ["en", "it", "fr"])
+def test_the_playground_welcome_points_to_help(language):
+    assert "`/help`" in welcome_embed(language).description
