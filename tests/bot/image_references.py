@@ -19,7 +19,7 @@ from pathlib import Path
 
 import PIL
 
-from bot.render import font
+from bot.render import exact_colours, font
 from tests.bot.image_states import GAMES, pictures, rgb_and_faces
 
 PATH = Path(__file__).with_name("image_references.json")
@@ -38,12 +38,14 @@ def environment() -> dict[str, str]:
 
 
 def fingerprints() -> dict[str, str]:
+    """Drawn in RGB, as ``test_images.py`` draws them to compare."""
     found = {}
-    for game in GAMES:
-        for picture in pictures(game, SEEDS):
-            png = picture.png()
-            if png is not None:
-                found[picture.name] = fingerprint(png)
+    with exact_colours():
+        for game in GAMES:
+            for picture in pictures(game, SEEDS):
+                png = picture.png()
+                if png is not None:
+                    found[picture.name] = fingerprint(png)
     return found
 
 
