@@ -207,6 +207,9 @@ def serie_bum_turn(you: Player) -> None:
 def test_serie_bum_against_a_computer_in_chromium(open_page):
     you = Player(open_page, "seriebum")
     you.look("welcome")
+    you.command("help")
+    expect(you.panel()).to_contain_text("Tabletop games in this server")
+    you.look("help")
 
     you.begin("Serie Bum!", computers=1)
     table = you.table("Serie Bum! ·")
