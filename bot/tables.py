@@ -13,8 +13,9 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import aiohttp
 import discord
@@ -133,6 +134,45 @@ def plan_timers(
             planned.append((seat, "remind", decision, now + timeout / 2))
             planned.append((seat, "expire", decision, now + timeout))
     return planned
+
+
+class OutOfDate(GameError):
+    """The commit was refused: the game moved on since it was read (see ``StaleVersion``)."""
+
+    def __init__(self) -> None:
+        super().__init__("error.out_of_date")
+
+
+class GameLock(asyncio.Lock):
+    """A game's lock, counting the times it was taken. Every write of this process to a running
+    game's rows is made under it (but the drop of a timer whose firing failed, see
+    ``TimerService``): a read made while it was free, if nobody has taken it since, still shows
+    what this process has written of the game (see ``ClickRead``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taken = 0
+
+    async def acquire(self) -> Literal[True]:
+        await super().acquire()
+        self.taken += 1
+        return True
+
+
+@dataclass
+class ClickRead:
+    """A click's read of its game, made before the game's lock (``TableService.read``): its move
+    plays from it when nothing can have written the game since (``TableService.seated``)."""
+
+    snapshot: Snapshot
+    # How many times the game's lock had been taken when the read began (it was free then).
+    taken: int
+    # The table the click's move made of it, once one did.
+    table: Table | None = None
+
+
+# The read of the click being handled, set around its adapter's work (see ``GameBot.on_game_component``).
+click_read: ContextVar[ClickRead | None] = ContextVar("click_read", default=None)
 
 
 class TableMovedOn(GameError):
@@ -262,7 +302,7 @@ class TableService:
         self.messenger = messenger
         # Told once each delivery is done: a page that shows channels by itself redraws then.
         self.after_delivery = after_delivery
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: defaultdict[int, GameLock] = defaultdict(GameLock)
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._store: Store | None = None
         self._timers: Timers | None = None
@@ -289,7 +329,7 @@ class TableService:
     def now(self) -> float:
         return discord.utils.utcnow().timestamp()
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> GameLock:
         return self._locks[game_id]
 
     def plan(
@@ -356,17 +396,48 @@ class TableService:
 
     # ------------------------------------------------------------------ loading
 
+    async def read(self, game_id: int) -> tuple[Snapshot | None, ClickRead | None]:
+        """A click's read of its game, before the game's lock; with it, when the lock was free as
+        the read began, what lets the click's move play from it (``ClickRead``)."""
+        lock = self._locks.get(game_id)
+        free, taken = lock is None or not lock.locked(), lock.taken if lock is not None else 0
+        snapshot = await self.store.snapshot(game_id)
+        return snapshot, ClickRead(snapshot, taken) if free and snapshot is not None else None
+
     async def load(self, game_id: int, *, finished_too: bool = False) -> Table:
         return self._table(await self.store.snapshot(game_id), finished_too)
 
-    async def load_to_move(self, game_id: int) -> Table:
+    async def load_to_move(self, game_id: int, read: ClickRead | None = None) -> Table:
         """Under the game's lock, before a move: the game, once anything a crash left undelivered
-        is delivered (one read when nothing was, as nearly always)."""
+        is delivered (one read when nothing was, as nearly always). The click's ``read`` is
+        played from when nothing can have written the game since, and no read is made.
+
+        Nothing can have, when the game owed nothing (every write of a delivery comes before
+        its publication is deleted) and nobody took the game's lock since the read began (it
+        was free then): this process writes a running game's rows under its lock alone. Another
+        process, sharing the database during a restart, takes no lock of ours: its moves are
+        stopped by the commit's version check (see ``act``), as they are after a read under the
+        lock; its other writes (a timer dropped) can land between a read and the commit either
+        way."""
+        if read is not None and self._unwritten_since(read, game_id):
+            read.table = self._table(read.snapshot)
+            return read.table
         snapshot = await self.store.snapshot(game_id)
         if snapshot is not None and snapshot.pending:
             await self._deliver_all_pending(snapshot.pending)
             snapshot = await self.store.snapshot(game_id)
         return self._table(snapshot)
+
+    def _unwritten_since(self, read: ClickRead, game_id: int) -> bool:
+        """Under the game's lock: whether the click's ``read``, not yet played from, is still
+        the game as this process wrote it (the lock taken once since: by this move)."""
+        snapshot = read.snapshot
+        return (
+            read.table is None
+            and snapshot.game.id == game_id
+            and not snapshot.pending
+            and self._locks[game_id].taken == read.taken + 1
+        )
 
     def _table(self, snapshot: Snapshot | None, finished_too: bool = False) -> Table:
         statuses = ("running", "finished") if finished_too else ("running",)
@@ -400,13 +471,17 @@ class TableService:
         answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
     ) -> None:
         """Play a move for the user behind ``interaction``; ``action`` may be built from the loaded table."""
-        async with self.seated(interaction, game_id) as (table, seat):
-            # A move of a player a computer stands in for gives them their seat back first.
-            await self._come_back(table, seat)
-            # A click queued behind another move acts only if its player still faces what they saw.
-            check_fresh(table.seats[seat])
-            move = action(table, seat) if callable(action) else action
-            publication = await self._apply(table, seat, move, by_timeout=False)
+        read = click_read.get()
+        async with self.seated(interaction, game_id, read) as (table, seat):
+            try:
+                publication = await self._move(table, seat, action)
+            except OutOfDate:
+                if read is None or read.table is not table or table.row is not read.snapshot.game:
+                    raise
+                # Another process moved the game after the click's read: read it again and
+                # move from there, as if the click had come after its move.
+                table = await self.load_to_move(game_id)
+                publication = await self._move(table, self._seat_of(table, interaction), action)
             # What the answer shows next (a panel's next step) answers the decision the move opened.
             drawn_at.set(table.row.version)
             if answer is not None:
@@ -417,12 +492,30 @@ class TableService:
                 )
             await self.deliver(table, publication)
 
+    async def _move(
+        self, table: Table, seat: int, action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]]
+    ) -> Publication:
+        # A move of a player a computer stands in for gives them their seat back first.
+        await self._come_back(table, seat)
+        # A click queued behind another move acts only if its player still faces what they saw.
+        check_fresh(table.seats[seat])
+        move = action(table, seat) if callable(action) else action
+        return await self._apply(table, seat, move, by_timeout=False)
+
+    @staticmethod
+    def _seat_of(table: Table, interaction: discord.Interaction) -> int:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise GameError("error.not_a_player")
+        return seat
+
     @asynccontextmanager
     async def seated(
-        self, interaction: discord.Interaction, game_id: int
+        self, interaction: discord.Interaction, game_id: int, read: ClickRead | None = None
     ) -> AsyncIterator[tuple[Table, int]]:
-        """Under the game's lock, once what is pending is delivered: the game and the seat of the
-        user behind ``interaction``; refused for anyone not playing."""
+        """Under the game's lock, once what is pending is delivered: the game (from the click's
+        ``read`` when it can be, see ``load_to_move``) and the seat of the user behind
+        ``interaction``; refused for anyone not playing."""
         lock = self.lock(game_id)
         if lock.locked() and not interaction.response.is_done():
             # Another move is being published: acknowledge now rather than miss Discord's 3 seconds.
@@ -431,11 +524,8 @@ class TableService:
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         async with lock:
-            table = await self.load_to_move(game_id)
-            seat = table.seat_of(interaction.user.id)
-            if seat is None:
-                raise GameError("error.not_a_player")
-            yield table, seat
+            table = await self.load_to_move(game_id, read)
+            yield table, self._seat_of(table, interaction)
 
     async def _apply(
         self,
@@ -488,7 +578,7 @@ class TableService:
         try:
             version = await self.store.commit(table.row, change, now)
         except StaleVersion:
-            raise GameError("error.out_of_date") from None
+            raise OutOfDate from None
         table.row = replace(
             table.row, version=version, state=change.state, status="finished" if game.finished else "running"
         )
