@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 import aiohttp
@@ -67,6 +67,12 @@ class Publication:
     actor: int | None = None
     # Seats whose hand the move changed (see Game.hand): each is sent the new one.
     hands_changed: tuple[int, ...] = ()
+    # The pictures it shows, drawn with the move (``TableService._draw_ahead``), by the version
+    # drawn at and whose they are (None: the table). Never saved: one delivered after a restart
+    # draws its own.
+    pictures: Mapping[tuple[int, int | None], Rendered] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -542,50 +548,74 @@ class TableService:
         game = table.game
         deciding, waited_for = game.to_act(), game.required_to_act()
         hands_before = self._hands(table)
-        # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
-        events = [*await asyncio.to_thread(table.play, seat, action), *told]
-        hands_after = self._hands(table)
-        changed_hands = tuple(who for who, hand in hands_after.items() if hands_before.get(who) != hand)
-        # A seat that timed out did not look at the table: it is called like anyone else.
-        publication = Publication(
-            events, waited_for, prefix, actor=None if by_timeout else seat, hands_changed=changed_hands
-        )
-        kind = action.get("type")
-        left = kind == LEAVE or (kind == STAND_IN and bool(action.get("left")))
         now = self.now()
-        # Who plays a seat changing is no move in the game: the seat's open decision stays as drawn.
-        handing_over = kind in (STAND_IN, BACK)
-        changed = changed_decisions(deciding, game.to_act(), None if handing_over else seat)
-        change = Commit(
-            seat=seat,
-            action=dict(action),
-            state=game.to_json(),
-            totals=game.totals(),
-            timers=self.plan(table, table.timers, changed, now),
-            by_timeout=by_timeout,
-            finished=game.finished,
-            winner=game.winner(),
-            gone=[seat] if left else [],
-            changed_decisions=changed,
-            publication=publication.to_json(),
-            robot_states={robot_seat: robot.to_json() for robot_seat, robot in table.robots.items()},
-            round_ended=table.adapter.ends_round(events),
-            feats=table.adapter.feats(events),
-            stand_ins={seat: str(action["level"])} if kind == STAND_IN else {},
-            back=[seat] if kind == BACK else [],
-            stand_in_name=t(language_of(table.row.locale), standins.NAME, name="{name}"),
-        )
+
+        def move() -> tuple[Publication, Commit, Table]:
+            events = [*table.play(seat, action), *told]
+            hands_after = self._hands(table)
+            changed_hands = tuple(who for who, hand in hands_after.items() if hands_before.get(who) != hand)
+            # A seat that timed out did not look at the table: it is called like anyone else.
+            publication = Publication(
+                events, waited_for, prefix, actor=None if by_timeout else seat, hands_changed=changed_hands
+            )
+            kind = action.get("type")
+            left = kind == LEAVE or (kind == STAND_IN and bool(action.get("left")))
+            # Who plays a seat changing is no move in the game: the seat's open decision stays as drawn.
+            handing_over = kind in (STAND_IN, BACK)
+            changed = changed_decisions(deciding, game.to_act(), None if handing_over else seat)
+            change = Commit(
+                seat=seat,
+                action=dict(action),
+                state=game.to_json(),
+                totals=game.totals(),
+                timers=self.plan(table, table.timers, changed, now),
+                by_timeout=by_timeout,
+                finished=game.finished,
+                winner=game.winner(),
+                gone=[seat] if left else [],
+                changed_decisions=changed,
+                publication=publication.to_json(),
+                robot_states={robot_seat: robot.to_json() for robot_seat, robot in table.robots.items()},
+                round_ended=table.adapter.ends_round(events),
+                feats=table.adapter.feats(events),
+                stand_ins={seat: str(action["level"])} if kind == STAND_IN else {},
+                back=[seat] if kind == BACK else [],
+                stand_in_name=t(language_of(table.row.locale), standins.NAME, name="{name}"),
+            )
+            after = self._committed(table, change)
+            return replace(publication, pictures=self._draw_ahead(after, publication)), change, after
+
+        # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile;
+        # the pictures its publication shows are drawn there too, in the same trip.
+        publication, change, after = await asyncio.to_thread(move)
         try:
-            version = await self.store.commit(table.row, change, now)
+            await self.store.commit(table.row, change, now)
         except StaleVersion:
+            # Its pictures were drawn for nothing (rare: another process moved the game first).
             raise OutOfDate from None
-        table.row = replace(
-            table.row, version=version, state=change.state, status="finished" if game.finished else "running"
-        )
-        table.seats = change.seats_after(table.seats, version)
-        table.timers = [TimerRow(table.row.id, *timer) for timer in change.timers]
+        table.row, table.seats, table.timers = after.row, after.seats, after.timers
         self.poke_timers(min((due_at for *_, due_at in change.timers), default=None))
         return publication
+
+    @staticmethod
+    def _committed(table: Table, change: Commit) -> Table:
+        """The table as committing ``change`` leaves it (at the version the commit gives)."""
+        version = table.row.version + 1
+        status = "finished" if change.finished else "running"
+        row = replace(table.row, version=version, state=change.state, status=status)
+        timers = [TimerRow(row.id, *timer) for timer in change.timers]
+        return replace(table, row=row, seats=change.seats_after(table.seats, version), timers=timers)
+
+    def _draw_ahead(self, table: Table, publication: Publication) -> dict[tuple[int, int | None], Rendered]:
+        """In the move's thread, from ``table`` as its commit will leave it: the pictures
+        ``_deliver`` shows when nothing of the publication is delivered yet (after every move
+        but a restart's), the components stamped with the version the commit gives."""
+        nothing_yet = Pending(table.row.id, table.row.version, {}, frozenset())
+        called = self._called(table, publication)
+        told = self._private_lines(table, publication.events, called, publication, nothing_yet)
+        drawn_at.set(table.row.version)
+        drawings = {who: self._drawing(table, who) for who in (None, *told)}
+        return {(table.row.version, who): drawing.draw(*drawing.args) for who, drawing in drawings.items()}
 
     @staticmethod
     def _hands(table: Table) -> dict[int, object]:
@@ -697,23 +727,14 @@ class TableService:
             chart = await score_chart(self.store, table, events, channel_viewer)
         if chart is not None:
             chart.make_room(embeds)
-        waiting_for = table.game.required_to_act()
-        newly = [
-            seat
-            for seat, actions in sorted(waiting_for.items())
-            if publication.before.get(seat) != actions
-            and seat != publication.actor
-            and seat not in table.robots
-        ]
+        newly = self._called(table, publication)
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
             lines.append(
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         told = self._private_lines(table, events, newly, publication, pending)
-        # The table and every hand the move changed, drawn in one trip to a thread.
-        drawings = [self._table_drawing(table), *(self._hand_drawing(table, seat) for seat in told)]
-        table_picture, *hands = await self.render_all(table, drawings)
+        table_picture, *hands = await self._pictures(table, publication, [None, *told])
         await self.refresh_table(table, table_picture, part_nonce(table.row, pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
@@ -786,6 +807,11 @@ class TableService:
         with refusal_logged("could not show the table of game %s", table.row.id):
             await self._refresh_table(table, rendered, nonce)
 
+    @classmethod
+    def _drawing(cls, table: Table, whose: int | None) -> Drawing:
+        """The table (None), or the hand of seat ``whose``."""
+        return cls._table_drawing(table) if whose is None else cls._hand_drawing(table, whose)
+
     @staticmethod
     def _table_drawing(table: Table) -> Drawing:
         return Drawing(table.adapter.table, (table.game.view(None), table.viewer(), table.row.id))
@@ -819,6 +845,29 @@ class TableService:
         message = await channel.send(nonce=nonce, **kwargs)
         await self.store.set_message(table.row.id, message.id)
         table.row = replace(table.row, message_id=message.id)
+
+    @staticmethod
+    def _called(table: Table, publication: Publication) -> list[int]:
+        """The people the move gave a decision they did not face, but its actor."""
+        return [
+            seat
+            for seat, actions in sorted(table.game.required_to_act().items())
+            if publication.before.get(seat) != actions
+            and seat != publication.actor
+            and seat not in table.robots
+        ]
+
+    async def _pictures(
+        self, table: Table, publication: Publication, whose: Sequence[int | None]
+    ) -> list[Rendered]:
+        """The table's picture (None) and the hands of the seats ``whose`` names: those drawn with
+        the move, and the others (all of them after a restart) drawn now, in one trip to a thread."""
+        drawn = {who: publication.pictures.get((table.row.version, who)) for who in whose}
+        missing = [who for who, rendered in drawn.items() if rendered is None]
+        if missing:
+            rendered = await self.render_all(table, [self._drawing(table, who) for who in missing])
+            drawn.update(zip(missing, rendered, strict=True))
+        return [picture for who in whose if (picture := drawn[who]) is not None]
 
     @staticmethod
     def _private_lines(
