@@ -273,7 +273,7 @@ async def bue_exchanges(env: Any, database: str, meter: Meter, exchanges: int) -
         with meter.interaction("Bué exchange"):
             panel = await member.click(table, label="Exchange")
         with meter.interaction("Bué exchange", "Bué panel step"):
-            await member.select(panel.response, [str(give)])
+            await member.click(panel.response, custom_id=driver.card_button(panel, "give", give))
         with meter.interaction("Bué exchange"):
             await member.click(panel.response, label="The deck")
         done += 1
