@@ -501,6 +501,7 @@ class TableService:
     async def _move(
         self, table: Table, seat: int, action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]]
     ) -> Publication:
+        """The user's move from ``table``: checked, played and committed (``act``)."""
         # A move of a player a computer stands in for gives them their seat back first.
         await self._come_back(table, seat)
         # A click queued behind another move acts only if its player still faces what they saw.
@@ -611,11 +612,17 @@ class TableService:
         ``_deliver`` shows when nothing of the publication is delivered yet (after every move
         but a restart's), the components stamped with the version the commit gives."""
         nothing_yet = Pending(table.row.id, table.row.version, {}, frozenset())
-        called = self._called(table, publication)
-        told = self._private_lines(table, publication.events, called, publication, nothing_yet)
-        drawn_at.set(table.row.version)
-        drawings = {who: self._drawing(table, who) for who in (None, *told)}
-        return {(table.row.version, who): drawing.draw(*drawing.args) for who, drawing in drawings.items()}
+        try:
+            called = self._called(table, publication)
+            told = self._private_lines(table, publication.events, called, publication, nothing_yet)
+            version = table.row.version
+            drawn_at.set(version)
+            drawings = {who: self._drawing(table, who) for who in (None, *told)}
+            return {(version, who): drawing.draw(*drawing.args) for who, drawing in drawings.items()}
+        except Exception:
+            # Never a reason to refuse the move: the publication draws them, or fails, as it would.
+            log.exception("pictures of game %s not drawn with its move", table.row.id)
+            return {}
 
     @staticmethod
     def _hands(table: Table) -> dict[int, object]:

@@ -67,3 +67,30 @@ async def test_a_draw_announced_after_a_restart_draws_its_pictures_then(
 
 async def nothing_announced(*args: Any, **kwargs: Any) -> None:
     return None
+
+
+async def test_a_picture_that_fails_with_the_move_does_not_refuse_the_move(
+    simcord_env, database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Drawing with the move is only ahead of time: should it fail, the move is played and its
+    publication draws the pictures, as it did before it was drawn with the move."""
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    drawing = TableService._drawing
+    calls: list[int | None] = []
+
+    def fails_first(table: Any, whose: int | None) -> Any:
+        calls.append(whose)
+        if len(calls) == 1:
+            raise RuntimeError("a picture that cannot be drawn")
+        return drawing(table, whose)
+
+    monkeypatch.setattr(TableService, "_drawing", staticmethod(fails_first))
+    done = await driver.members[seat].click(driver.table_message(), label="Draw")
+    assert "You drew" in done.response.content
+    assert driver.state().turn != seat
+    assert "not drawn with its move" in caplog.text
+    rack = driver.dm_messages(seat)[-1]
+    assert sorted(driver.image_faces(rack)) == sorted(driver.state().racks[seat])
+    driver.assert_table_shows_only_the_table()
