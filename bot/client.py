@@ -183,7 +183,7 @@ class GameBot(commands.Bot):
             return
         free = move in adapter.free_moves
         seen = drawn_at.set(None if free else version)
-        # The move plays from this read when nothing can have written the game since.
+        # The move, or the panel, plays from this read when nothing can have written the game since.
         first_read = click_read.set(read)
         try:
             if not free:

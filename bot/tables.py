@@ -168,12 +168,13 @@ class GameLock(asyncio.Lock):
 @dataclass
 class ClickRead:
     """A click's read of its game, made before the game's lock (``TableService.read``): its move
-    plays from it when nothing can have written the game since (``TableService.seated``)."""
+    plays from it, or its panel shows it, when nothing can have written the game since
+    (``TableService.load_to_move``, ``TableService.load``)."""
 
     snapshot: Snapshot
     # How many times the game's lock had been taken when the read began (it was free then).
     taken: int
-    # The table the click's move made of it, once one did.
+    # The table made of it, once one was (by the click's move, or its panel).
     table: Table | None = None
 
 
@@ -411,6 +412,12 @@ class TableService:
         return snapshot, ClickRead(snapshot, taken) if free and snapshot is not None else None
 
     async def load(self, game_id: int, *, finished_too: bool = False) -> Table:
+        """The game as it stands, to be shown: from the click's read when this process has written
+        nothing of it since (``_unwritten_since``), as a panel's first step does."""
+        read = click_read.get()
+        if read is not None and self._unwritten_since(read, game_id, locked=False):
+            read.table = self._table(read.snapshot, finished_too)
+            return read.table
         return self._table(await self.store.snapshot(game_id), finished_too)
 
     async def load_to_move(self, game_id: int, read: ClickRead | None = None) -> Table:
@@ -425,7 +432,7 @@ class TableService:
         stopped by the commit's version check (see ``act``), as they are after a read under the
         lock; its other writes (a timer dropped) can land between a read and the commit either
         way."""
-        if read is not None and self._unwritten_since(read, game_id):
+        if read is not None and self._unwritten_since(read, game_id, locked=True):
             read.table = self._table(read.snapshot)
             return read.table
         snapshot = await self.store.snapshot(game_id)
@@ -434,15 +441,18 @@ class TableService:
             snapshot = await self.store.snapshot(game_id)
         return self._table(snapshot)
 
-    def _unwritten_since(self, read: ClickRead, game_id: int) -> bool:
-        """Under the game's lock: whether the click's ``read``, not yet played from, is still
-        the game as this process wrote it (the lock taken once since: by this move)."""
+    def _unwritten_since(self, read: ClickRead, game_id: int, *, locked: bool) -> bool:
+        """Whether the click's ``read``, not yet made a table of (one table a read: a table's
+        game is changed by a move), is still the game as this process wrote it: nobody took the
+        game's lock since it began but the caller, if ``locked`` (see ``load_to_move``)."""
         snapshot = read.snapshot
+        lock = self._locks.get(game_id)
+        taken = lock.taken if lock is not None else 0
         return (
             read.table is None
             and snapshot.game.id == game_id
             and not snapshot.pending
-            and self._locks[game_id].taken == read.taken + 1
+            and taken == read.taken + locked
         )
 
     def _table(self, snapshot: Snapshot | None, finished_too: bool = False) -> Table:

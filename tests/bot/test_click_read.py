@@ -10,6 +10,7 @@ import pytest
 from bot.i18n import t
 from bot.store import Snapshot, Store
 from bot.tables import TableService
+from tests.bot.bue_driver import BueDriver
 from tests.bot.test_bue_play import ephemeral_text
 from tests.bot.test_rummikub_play import RummikubDriver
 from tests.conftest import BACKENDS
@@ -50,6 +51,23 @@ async def test_a_draw_reads_its_game_once(simcord_env, simcord_bot, database, mo
     assert reads == [driver.game_id]
     assert len(driver.state().racks[seat]) == rack + 1
     assert driver.state().turn != seat
+
+
+async def test_each_click_of_a_bue_exchange_reads_its_game_once(
+    simcord_env, simcord_bot, database, monkeypatch
+) -> None:
+    """The panel's first step, its card and the deck: each click's read shows its panel, or
+    makes its move."""
+    driver = BueDriver(simcord_env, database, players=2)
+    await driver.open()
+    game = driver.state()
+    seat, actions = sorted(game.to_act().items())[0]
+    assert "deck" in actions
+    hand = game.hands[seat]
+    reads = count_reads(monkeypatch)
+    await driver.exchange_with_deck(seat, 0)
+    assert reads == [driver.game_id] * 3
+    assert driver.state().hands[seat] != hand
 
 
 @pytest.mark.parametrize("database", BACKENDS, indirect=True)
