@@ -405,7 +405,7 @@ class TableService:
 
     async def read(self, game_id: int) -> tuple[Snapshot | None, ClickRead | None]:
         """A click's read of its game, before the game's lock; with it, when the lock was free as
-        the read began, what lets the click's move play from it (``ClickRead``)."""
+        the read began, what lets the click's move, or its panel, use it (``ClickRead``)."""
         lock = self._locks.get(game_id)
         free, taken = lock is None or not lock.locked(), lock.taken if lock is not None else 0
         snapshot = await self.store.snapshot(game_id)
@@ -427,7 +427,8 @@ class TableService:
 
         Nothing can have, when the game owed nothing (every write of a delivery comes before
         its publication is deleted) and nobody took the game's lock since the read began (it
-        was free then): this process writes a running game's rows under its lock alone. Another
+        was free then): this process writes a running game's rows under its lock alone (but for
+        a timer's drop, see ``GameLock``, which a read under the lock misses as well). Another
         process, sharing the database during a restart, takes no lock of ours: its moves are
         stopped by the commit's version check (see ``act``), as they are after a read under the
         lock; its other writes (a timer dropped) can land between a read and the commit either
