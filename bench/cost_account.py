@@ -10,8 +10,9 @@ thread's part by what the time was spent in: each function's own time, less the 
 fraction of it, grouped by area, as shares of that part (and, with ``--functions``, the
 functions themselves). A third pass counts, per interaction, the trips to a thread
 (each call aiosqlite runs on its thread, each ``asyncio.to_thread``), with the last
-interaction's in order, the pictures asked for, drawn, and drawn with bytes already sent (a
-picture drawn again for nothing), and the score charts drawn. Last, what a trip, and a read of
+interaction's in order, the reads of the game (``Store.snapshot``), the pictures asked for,
+drawn, and drawn with bytes already sent (a picture drawn again for nothing), and the score
+charts drawn. Last, what a trip, and a read of
 the game, cost alone (see ``trip_cost``).
 """
 
@@ -80,7 +81,7 @@ class Trips:
     def counting(self) -> Iterator[None]:
         """Counts while the block runs, by wrapping what makes a trip or a picture."""
         execute, to_thread, png = aiosqlite.Connection._execute, asyncio.to_thread, bot.render.PICTURES.png
-        draw_scores = bot.charts.draw_scores
+        draw_scores, snapshot = bot.charts.draw_scores, Store.snapshot
 
         def statement(
             connection: aiosqlite.Connection, function: Callable[..., Any], *args: Any, **kwargs: Any
@@ -110,6 +111,10 @@ class Trips:
 
             return png(key, drawn)
 
+        async def counted_snapshot(store: Store, game_id: int) -> Any:
+            self.counts["reads of the game (Store.snapshot)"] += 1
+            return await snapshot(store, game_id)
+
         def counted_chart(chart: Any) -> bytes:
             self.counts["score charts drawn"] += 1
             return draw_scores(chart)
@@ -118,6 +123,7 @@ class Trips:
         asyncio.to_thread = counted_to_thread
         bot.render.PICTURES.png = counted_png  # type: ignore[method-assign]
         bot.charts.draw_scores = counted_chart
+        Store.snapshot = counted_snapshot  # type: ignore[method-assign]
         try:
             yield
         finally:
@@ -125,6 +131,7 @@ class Trips:
             asyncio.to_thread = to_thread
             bot.render.PICTURES.png = png  # type: ignore[method-assign]
             bot.charts.draw_scores = draw_scores
+            Store.snapshot = snapshot  # type: ignore[method-assign]
 
 
 @dataclass

@@ -20,7 +20,7 @@ from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.replies import claim, language, report_error, unclaimed
 from bot.store import Store
-from bot.tables import TableMovedOn, TableService, check_origin
+from bot.tables import TableMovedOn, TableService, check_origin, click_read
 from bot.timers import TimerService
 from games.core import BACK, GameError
 
@@ -164,7 +164,7 @@ class GameBot(commands.Bot):
         arg: str,
         values: list[str],
     ) -> None:
-        snapshot = await self.store.snapshot(game_id)
+        snapshot, read = await self.tables.read(game_id)
         if snapshot is None or snapshot.game.kind not in self.adapters:
             raise GameError("error.game_not_running")
         row = snapshot.game
@@ -183,6 +183,8 @@ class GameBot(commands.Bot):
             return
         free = move in adapter.free_moves
         seen = drawn_at.set(None if free else version)
+        # The move, or the panel, plays from this read when nothing can have written the game since.
+        first_read = click_read.set(read)
         try:
             if not free:
                 self.tables.check_click(interaction, snapshot)
@@ -193,6 +195,7 @@ class GameBot(commands.Bot):
             )
         finally:
             drawn_at.reset(seen)
+            click_read.reset(first_read)
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -13,8 +13,9 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
 
 import aiohttp
 import discord
@@ -66,6 +67,12 @@ class Publication:
     actor: int | None = None
     # Seats whose hand the move changed (see Game.hand): each is sent the new one.
     hands_changed: tuple[int, ...] = ()
+    # The pictures it shows, drawn with the move (``TableService._draw_ahead``), by the version
+    # drawn at and whose they are (None: the table). Never saved: one delivered after a restart
+    # draws its own.
+    pictures: Mapping[tuple[int, int | None], Rendered] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,6 +140,46 @@ def plan_timers(
             planned.append((seat, "remind", decision, now + timeout / 2))
             planned.append((seat, "expire", decision, now + timeout))
     return planned
+
+
+class OutOfDate(GameError):
+    """The commit was refused: the game moved on since it was read (see ``StaleVersion``)."""
+
+    def __init__(self) -> None:
+        super().__init__("error.out_of_date")
+
+
+class GameLock(asyncio.Lock):
+    """A game's lock, counting the times it was taken. Every write of this process to a running
+    game's rows is made under it (but the drop of a timer whose firing failed, see
+    ``TimerService``): a read made while it was free, if nobody has taken it since, still shows
+    what this process has written of the game (see ``ClickRead``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taken = 0
+
+    async def acquire(self) -> Literal[True]:
+        await super().acquire()
+        self.taken += 1
+        return True
+
+
+@dataclass
+class ClickRead:
+    """A click's read of its game, made before the game's lock (``TableService.read``): its move
+    plays from it, or its panel shows it, when nothing can have written the game since
+    (``TableService.load_to_move``, ``TableService.load``)."""
+
+    snapshot: Snapshot
+    # How many times the game's lock had been taken when the read began (it was free then).
+    taken: int
+    # The table made of it, once one was (by the click's move, or its panel).
+    table: Table | None = None
+
+
+# The read of the click being handled, set around its adapter's work (see ``GameBot.on_game_component``).
+click_read: ContextVar[ClickRead | None] = ContextVar("click_read", default=None)
 
 
 class TableMovedOn(GameError):
@@ -262,7 +309,7 @@ class TableService:
         self.messenger = messenger
         # Told once each delivery is done: a page that shows channels by itself redraws then.
         self.after_delivery = after_delivery
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: defaultdict[int, GameLock] = defaultdict(GameLock)
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._store: Store | None = None
         self._timers: Timers | None = None
@@ -289,7 +336,7 @@ class TableService:
     def now(self) -> float:
         return discord.utils.utcnow().timestamp()
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> GameLock:
         return self._locks[game_id]
 
     def plan(
@@ -356,17 +403,58 @@ class TableService:
 
     # ------------------------------------------------------------------ loading
 
+    async def read(self, game_id: int) -> tuple[Snapshot | None, ClickRead | None]:
+        """A click's read of its game, before the game's lock; with it, when the lock was free as
+        the read began, what lets the click's move, or its panel, use it (``ClickRead``)."""
+        lock = self._locks.get(game_id)
+        free, taken = lock is None or not lock.locked(), lock.taken if lock is not None else 0
+        snapshot = await self.store.snapshot(game_id)
+        return snapshot, ClickRead(snapshot, taken) if free and snapshot is not None else None
+
     async def load(self, game_id: int, *, finished_too: bool = False) -> Table:
+        """The game as it stands, to be shown: from the click's read when this process has written
+        nothing of it since (``_unwritten_since``), as a panel's first step does."""
+        read = click_read.get()
+        if read is not None and self._unwritten_since(read, game_id, locked=False):
+            read.table = self._table(read.snapshot, finished_too)
+            return read.table
         return self._table(await self.store.snapshot(game_id), finished_too)
 
-    async def load_to_move(self, game_id: int) -> Table:
+    async def load_to_move(self, game_id: int, read: ClickRead | None = None) -> Table:
         """Under the game's lock, before a move: the game, once anything a crash left undelivered
-        is delivered (one read when nothing was, as nearly always)."""
+        is delivered (one read when nothing was, as nearly always). The click's ``read`` is
+        played from when nothing can have written the game since, and no read is made.
+
+        Nothing can have, when the game owed nothing (every write of a delivery comes before
+        its publication is deleted) and nobody took the game's lock since the read began (it
+        was free then): this process writes a running game's rows under its lock alone (but for
+        a timer's drop, see ``GameLock``, which a read under the lock misses as well). Another
+        process, sharing the database during a restart, takes no lock of ours: its moves are
+        stopped by the commit's version check (see ``act``), as they are after a read under the
+        lock; its other writes (a timer dropped) can land between a read and the commit either
+        way."""
+        if read is not None and self._unwritten_since(read, game_id, locked=True):
+            read.table = self._table(read.snapshot)
+            return read.table
         snapshot = await self.store.snapshot(game_id)
         if snapshot is not None and snapshot.pending:
             await self._deliver_all_pending(snapshot.pending)
             snapshot = await self.store.snapshot(game_id)
         return self._table(snapshot)
+
+    def _unwritten_since(self, read: ClickRead, game_id: int, *, locked: bool) -> bool:
+        """Whether the click's ``read``, not yet made a table of (one table a read: a table's
+        game is changed by a move), is still the game as this process wrote it: nobody took the
+        game's lock since it began but the caller, if ``locked`` (see ``load_to_move``)."""
+        snapshot = read.snapshot
+        lock = self._locks.get(game_id)
+        taken = lock.taken if lock is not None else 0
+        return (
+            read.table is None
+            and snapshot.game.id == game_id
+            and not snapshot.pending
+            and taken == read.taken + locked
+        )
 
     def _table(self, snapshot: Snapshot | None, finished_too: bool = False) -> Table:
         statuses = ("running", "finished") if finished_too else ("running",)
@@ -400,13 +488,17 @@ class TableService:
         answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
     ) -> None:
         """Play a move for the user behind ``interaction``; ``action`` may be built from the loaded table."""
-        async with self.seated(interaction, game_id) as (table, seat):
-            # A move of a player a computer stands in for gives them their seat back first.
-            await self._come_back(table, seat)
-            # A click queued behind another move acts only if its player still faces what they saw.
-            check_fresh(table.seats[seat])
-            move = action(table, seat) if callable(action) else action
-            publication = await self._apply(table, seat, move, by_timeout=False)
+        read = click_read.get()
+        async with self.seated(interaction, game_id, read) as (table, seat):
+            try:
+                publication = await self._move(table, seat, action)
+            except OutOfDate:
+                if read is None or read.table is not table or table.row is not read.snapshot.game:
+                    raise
+                # Another process moved the game after the click's read: read it again and
+                # move from there, as if the click had come after its move.
+                table = await self.load_to_move(game_id)
+                publication = await self._move(table, self._seat_of(table, interaction), action)
             # What the answer shows next (a panel's next step) answers the decision the move opened.
             drawn_at.set(table.row.version)
             if answer is not None:
@@ -417,12 +509,31 @@ class TableService:
                 )
             await self.deliver(table, publication)
 
+    async def _move(
+        self, table: Table, seat: int, action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]]
+    ) -> Publication:
+        """The user's move from ``table``: checked, played and committed (``act``)."""
+        # A move of a player a computer stands in for gives them their seat back first.
+        await self._come_back(table, seat)
+        # A click queued behind another move acts only if its player still faces what they saw.
+        check_fresh(table.seats[seat])
+        move = action(table, seat) if callable(action) else action
+        return await self._apply(table, seat, move, by_timeout=False)
+
+    @staticmethod
+    def _seat_of(table: Table, interaction: discord.Interaction) -> int:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise GameError("error.not_a_player")
+        return seat
+
     @asynccontextmanager
     async def seated(
-        self, interaction: discord.Interaction, game_id: int
+        self, interaction: discord.Interaction, game_id: int, read: ClickRead | None = None
     ) -> AsyncIterator[tuple[Table, int]]:
-        """Under the game's lock, once what is pending is delivered: the game and the seat of the
-        user behind ``interaction``; refused for anyone not playing."""
+        """Under the game's lock, once what is pending is delivered: the game (from the click's
+        ``read`` when it can be, see ``load_to_move``) and the seat of the user behind
+        ``interaction``; refused for anyone not playing."""
         lock = self.lock(game_id)
         if lock.locked() and not interaction.response.is_done():
             # Another move is being published: acknowledge now rather than miss Discord's 3 seconds.
@@ -431,11 +542,8 @@ class TableService:
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
         async with lock:
-            table = await self.load_to_move(game_id)
-            seat = table.seat_of(interaction.user.id)
-            if seat is None:
-                raise GameError("error.not_a_player")
-            yield table, seat
+            table = await self.load_to_move(game_id, read)
+            yield table, self._seat_of(table, interaction)
 
     async def _apply(
         self,
@@ -452,50 +560,80 @@ class TableService:
         game = table.game
         deciding, waited_for = game.to_act(), game.required_to_act()
         hands_before = self._hands(table)
-        # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile.
-        events = [*await asyncio.to_thread(table.play, seat, action), *told]
-        hands_after = self._hands(table)
-        changed_hands = tuple(who for who, hand in hands_after.items() if hands_before.get(who) != hand)
-        # A seat that timed out did not look at the table: it is called like anyone else.
-        publication = Publication(
-            events, waited_for, prefix, actor=None if by_timeout else seat, hands_changed=changed_hands
-        )
-        kind = action.get("type")
-        left = kind == LEAVE or (kind == STAND_IN and bool(action.get("left")))
         now = self.now()
-        # Who plays a seat changing is no move in the game: the seat's open decision stays as drawn.
-        handing_over = kind in (STAND_IN, BACK)
-        changed = changed_decisions(deciding, game.to_act(), None if handing_over else seat)
-        change = Commit(
-            seat=seat,
-            action=dict(action),
-            state=game.to_json(),
-            totals=game.totals(),
-            timers=self.plan(table, table.timers, changed, now),
-            by_timeout=by_timeout,
-            finished=game.finished,
-            winner=game.winner(),
-            gone=[seat] if left else [],
-            changed_decisions=changed,
-            publication=publication.to_json(),
-            robot_states={robot_seat: robot.to_json() for robot_seat, robot in table.robots.items()},
-            round_ended=table.adapter.ends_round(events),
-            feats=table.adapter.feats(events),
-            stand_ins={seat: str(action["level"])} if kind == STAND_IN else {},
-            back=[seat] if kind == BACK else [],
-            stand_in_name=t(language_of(table.row.locale), standins.NAME, name="{name}"),
-        )
+
+        def move() -> tuple[Publication, Commit, Table]:
+            events = [*table.play(seat, action), *told]
+            hands_after = self._hands(table)
+            changed_hands = tuple(who for who, hand in hands_after.items() if hands_before.get(who) != hand)
+            # A seat that timed out did not look at the table: it is called like anyone else.
+            publication = Publication(
+                events, waited_for, prefix, actor=None if by_timeout else seat, hands_changed=changed_hands
+            )
+            kind = action.get("type")
+            left = kind == LEAVE or (kind == STAND_IN and bool(action.get("left")))
+            # Who plays a seat changing is no move in the game: the seat's open decision stays as drawn.
+            handing_over = kind in (STAND_IN, BACK)
+            changed = changed_decisions(deciding, game.to_act(), None if handing_over else seat)
+            change = Commit(
+                seat=seat,
+                action=dict(action),
+                state=game.to_json(),
+                totals=game.totals(),
+                timers=self.plan(table, table.timers, changed, now),
+                by_timeout=by_timeout,
+                finished=game.finished,
+                winner=game.winner(),
+                gone=[seat] if left else [],
+                changed_decisions=changed,
+                publication=publication.to_json(),
+                robot_states={robot_seat: robot.to_json() for robot_seat, robot in table.robots.items()},
+                round_ended=table.adapter.ends_round(events),
+                feats=table.adapter.feats(events),
+                stand_ins={seat: str(action["level"])} if kind == STAND_IN else {},
+                back=[seat] if kind == BACK else [],
+                stand_in_name=t(language_of(table.row.locale), standins.NAME, name="{name}"),
+            )
+            after = self._committed(table, change)
+            return replace(publication, pictures=self._draw_ahead(after, publication)), change, after
+
+        # In a thread: a Rummikub play may search for a while, and other channels go on meanwhile;
+        # the pictures its publication shows are drawn there too, in the same trip.
+        publication, change, after = await asyncio.to_thread(move)
         try:
-            version = await self.store.commit(table.row, change, now)
+            await self.store.commit(table.row, change, now)
         except StaleVersion:
-            raise GameError("error.out_of_date") from None
-        table.row = replace(
-            table.row, version=version, state=change.state, status="finished" if game.finished else "running"
-        )
-        table.seats = change.seats_after(table.seats, version)
-        table.timers = [TimerRow(table.row.id, *timer) for timer in change.timers]
+            # Its pictures were drawn for nothing (rare: another process moved the game first).
+            raise OutOfDate from None
+        table.row, table.seats, table.timers = after.row, after.seats, after.timers
         self.poke_timers(min((due_at for *_, due_at in change.timers), default=None))
         return publication
+
+    @staticmethod
+    def _committed(table: Table, change: Commit) -> Table:
+        """The table as committing ``change`` leaves it (at the version the commit gives)."""
+        version = table.row.version + 1
+        status = "finished" if change.finished else "running"
+        row = replace(table.row, version=version, state=change.state, status=status)
+        timers = [TimerRow(row.id, *timer) for timer in change.timers]
+        return replace(table, row=row, seats=change.seats_after(table.seats, version), timers=timers)
+
+    def _draw_ahead(self, table: Table, publication: Publication) -> dict[tuple[int, int | None], Rendered]:
+        """In the move's thread, from ``table`` as its commit will leave it: the pictures
+        ``_deliver`` shows when nothing of the publication is delivered yet (after every move
+        but a restart's), the components stamped with the version the commit gives."""
+        nothing_yet = Pending(table.row.id, table.row.version, {}, frozenset())
+        try:
+            called = self._called(table, publication)
+            told = self._private_lines(table, publication.events, called, publication, nothing_yet)
+            version = table.row.version
+            drawn_at.set(version)
+            drawings = {who: self._drawing(table, who) for who in (None, *told)}
+            return {(version, who): drawing.draw(*drawing.args) for who, drawing in drawings.items()}
+        except Exception:
+            # Never a reason to refuse the move: the publication draws them, or fails, as it would.
+            log.exception("pictures of game %s not drawn with its move", table.row.id)
+            return {}
 
     @staticmethod
     def _hands(table: Table) -> dict[int, object]:
@@ -607,23 +745,14 @@ class TableService:
             chart = await score_chart(self.store, table, events, channel_viewer)
         if chart is not None:
             chart.make_room(embeds)
-        waiting_for = table.game.required_to_act()
-        newly = [
-            seat
-            for seat, actions in sorted(waiting_for.items())
-            if publication.before.get(seat) != actions
-            and seat != publication.actor
-            and seat not in table.robots
-        ]
+        newly = self._called(table, publication)
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
             lines.append(
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         told = self._private_lines(table, events, newly, publication, pending)
-        # The table and every hand the move changed, drawn in one trip to a thread.
-        drawings = [self._table_drawing(table), *(self._hand_drawing(table, seat) for seat in told)]
-        table_picture, *hands = await self.render_all(table, drawings)
+        table_picture, *hands = await self._pictures(table, publication, [None, *told])
         await self.refresh_table(table, table_picture, part_nonce(table.row, pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
@@ -696,6 +825,11 @@ class TableService:
         with refusal_logged("could not show the table of game %s", table.row.id):
             await self._refresh_table(table, rendered, nonce)
 
+    @classmethod
+    def _drawing(cls, table: Table, whose: int | None) -> Drawing:
+        """The table (None), or the hand of seat ``whose``."""
+        return cls._table_drawing(table) if whose is None else cls._hand_drawing(table, whose)
+
     @staticmethod
     def _table_drawing(table: Table) -> Drawing:
         return Drawing(table.adapter.table, (table.game.view(None), table.viewer(), table.row.id))
@@ -729,6 +863,29 @@ class TableService:
         message = await channel.send(nonce=nonce, **kwargs)
         await self.store.set_message(table.row.id, message.id)
         table.row = replace(table.row, message_id=message.id)
+
+    @staticmethod
+    def _called(table: Table, publication: Publication) -> list[int]:
+        """The people the move gave a decision they did not face, but its actor."""
+        return [
+            seat
+            for seat, actions in sorted(table.game.required_to_act().items())
+            if publication.before.get(seat) != actions
+            and seat != publication.actor
+            and seat not in table.robots
+        ]
+
+    async def _pictures(
+        self, table: Table, publication: Publication, whose: Sequence[int | None]
+    ) -> list[Rendered]:
+        """The table's picture (None) and the hands of the seats ``whose`` names: those drawn with
+        the move, and the others (all of them after a restart) drawn now, in one trip to a thread."""
+        drawn = {who: publication.pictures.get((table.row.version, who)) for who in whose}
+        missing = [who for who, rendered in drawn.items() if rendered is None]
+        if missing:
+            rendered = await self.render_all(table, [self._drawing(table, who) for who in missing])
+            drawn.update(zip(missing, rendered, strict=True))
+        return [picture for who in whose if (picture := drawn[who]) is not None]
 
     @staticmethod
     def _private_lines(

@@ -213,12 +213,14 @@ class Commit:
 
         def after(seat: SeatRow) -> SeatRow:
             total = self.totals[seat.seat] if seat.seat < len(self.totals) else seat.total
-            seat = replace(
-                seat,
-                total=total,
-                decision_since=version if seat.seat in changed else seat.decision_since,
-                robot_state=self.robot_states.get(seat.seat, seat.robot_state),
-            )
+            # A seat the move left as it was stays the row it was.
+            if total != seat.total or seat.seat in changed or seat.seat in self.robot_states:
+                seat = replace(
+                    seat,
+                    total=total,
+                    decision_since=version if seat.seat in changed else seat.decision_since,
+                    robot_state=self.robot_states.get(seat.seat, seat.robot_state),
+                )
             if seat.seat in gone:
                 seat = replace(seat, gone=True, left_total=total)
             if seat.seat in self.stand_ins:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import MIGRATIONS, ChannelBusy, Commit, Shards, StaleVersion, Store
+from bot.store import MIGRATIONS, ChannelBusy, Commit, SeatRow, Shards, StaleVersion, Store
 from bot.store.store import TIMER_LEASE
 from tests.conftest import BACKENDS, database_for
 
@@ -419,3 +419,11 @@ async def test_a_process_that_starts_takes_back_the_claims_of_its_shards_made_be
     assert [timer.game_id for timer in await restarted.due_timers(201.0)] == [mine]
     # The other shard's claim is its own process's business.
     assert await died._value("SELECT claimed_by FROM timers WHERE game_id = ?", (theirs,)) == died.process_id
+
+
+def test_a_seat_a_move_left_as_it_was_stays_the_row_it_was() -> None:
+    seats = [SeatRow(seat, 100 + seat, f"p{seat}", "en", 5 * seat, False, False, 1) for seat in range(4)]
+    change = Commit(seat=1, action={}, state={}, totals=[0, 7, 10, 15], timers=[], changed_decisions=[1, 2])
+    after = change.seats_after(seats, 2)
+    assert [after[seat] is seats[seat] for seat in range(4)] == [True, False, False, True]
+    assert [(seat.total, seat.decision_since) for seat in after] == [(0, 1), (7, 2), (10, 2), (15, 1)]
