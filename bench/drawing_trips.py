@@ -14,6 +14,9 @@ draws them, in its pictures' palette:
 - the same pictures written by each encoder Pillow has for them (PNG at zlib's levels and
   strategies, GIF, lossless WebP): CPU and bytes, to show what the PNG at level 1 costs against
   what else could carry the same pixels;
+- the canvases drawn again (every cache warm) as they are, and with the check of what lies under
+  each shape answered "the background" at no cost: what a faster check (a grid of the boxes
+  drawn) could save at most;
 - the two drawn through the adapters (``table()``, ``hand()``, the picture cache emptied first)
   in one ``asyncio.to_thread``, as a move now does, and in two, as it did, in turns: the CPU of
   the drawing (the thread's) and of the whole process per Draw, medians of the rounds.
@@ -31,6 +34,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 import bot.render
 from bot.adapter import Rendered, Viewer
@@ -141,6 +145,38 @@ def encoders(moves: list[AfterDraw], rounds: int) -> None:
         print(f"- {name}: {1000 * statistics.median(runs):.3f} ms, {size[name] / len(moves) / 1024:.1f} KiB")
 
 
+def under_check(moves: list[AfterDraw], rounds: int) -> None:
+    """Both canvases of each Draw, caches warm, with the canvas's check of what lies under each
+    shape as it is and as if it cost nothing (every shape on the background: the same pixels
+    here, where no shape overlaps another), in turns."""
+
+    def canvases() -> float:
+        _, seconds = timed(
+            lambda: [
+                (
+                    ADAPTER.table_image(move.table, viewer()),
+                    ADAPTER.rack_image(move.rack["rack"], viewer(move.drawer)),
+                )
+                for move in moves
+            ]
+        )
+        return seconds / len(moves)
+
+    spent: dict[str, list[float]] = {"as it is": [], "at no cost": []}
+    canvases()  # every cache warm
+    for turn in range(2 * rounds):
+        for way in list(spent)[:: 1 if turn % 2 == 0 else -1]:
+            if way == "as it is":
+                spent[way].append(canvases())
+                continue
+            on_background = lambda canvas, area: canvas.background  # noqa: E731
+            with mock.patch.object(bot.render.Canvas, "_background_under", on_background):
+                spent[way].append(canvases())
+    print("\nBoth canvases of a Draw, caches warm, the check of what lies under each shape:")
+    for way, runs in spent.items():
+        print(f"- {way}: {1000 * statistics.median(runs):.3f} ms per Draw")
+
+
 class DrawnPictures:
     """Both pictures of each Draw through the adapters, the drawing thread's CPU summed."""
 
@@ -198,6 +234,7 @@ def main() -> None:
     moves = draws(options.draws)
     pictures_apart(moves)
     encoders(moves, options.rounds)
+    under_check(moves, options.rounds)
     asyncio.run(trips(moves, options.rounds))
 
 
