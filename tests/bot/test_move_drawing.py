@@ -12,12 +12,8 @@ from bot.tables import TableService
 from tests.bot.test_rummikub_play import RummikubDriver
 
 
-async def test_a_draw_plays_and_draws_the_table_and_the_rack_in_one_trip_to_a_thread(
-    simcord_env, database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    driver = RummikubDriver(simcord_env, database)
-    await driver.open()
-    seat = driver.state().turn
+def count_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """From now on, each trip to a thread by ``asyncio.to_thread``, by the name of what it runs."""
     trips: list[str] = []
     to_thread = asyncio.to_thread
 
@@ -26,6 +22,16 @@ async def test_a_draw_plays_and_draws_the_table_and_the_rack_in_one_trip_to_a_th
         return await to_thread(function, *args, **kwargs)
 
     monkeypatch.setattr(asyncio, "to_thread", counted)
+    return trips
+
+
+async def test_a_draw_plays_and_draws_the_table_and_the_rack_in_one_trip_to_a_thread(
+    simcord_env, database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    seat = driver.state().turn
+    trips = count_trips(monkeypatch)
     await driver.members[seat].click(driver.table_message(), label="Draw")
     monkeypatch.undo()
     # The move itself, with the new table and the drawer's new rack.
@@ -48,14 +54,7 @@ async def test_a_draw_announced_after_a_restart_draws_its_pictures_then(
         patch.setattr(TableService, "deliver", nothing_announced)
         await driver.members[seat].click(driver.table_message(), label="Draw")
     assert driver.dm_messages(seat) == dealt
-    trips: list[str] = []
-    to_thread = asyncio.to_thread
-
-    async def counted(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
-        trips.append(getattr(function, "__qualname__", repr(function)))
-        return await to_thread(function, *args, **kwargs)
-
-    monkeypatch.setattr(asyncio, "to_thread", counted)
+    trips = count_trips(monkeypatch)
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(1.0)
     assert trips.count("TableService.render_all.<locals>.stamped") == 1, trips
