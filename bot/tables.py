@@ -151,8 +151,7 @@ class OutOfDate(GameError):
 
 class GameLock(asyncio.Lock):
     """A game's lock, counting the times it was taken. Every write of this process to a running
-    game's rows is made under it (but the drop of a timer whose firing failed, see
-    ``TimerService``): a read made while it was free, if nobody has taken it since, still shows
+    game's rows is made under it: a read made while it was free, if nobody has taken it since, still shows
     what this process has written of the game (see ``ClickRead``)."""
 
     def __init__(self) -> None:
@@ -427,8 +426,7 @@ class TableService:
 
         Nothing can have, when the game owed nothing (every write of a delivery comes before
         its publication is deleted) and nobody took the game's lock since the read began (it
-        was free then): this process writes a running game's rows under its lock alone (but for
-        a timer's drop, see ``GameLock``, which a read under the lock misses as well). Another
+        was free then): this process writes a running game's rows under its lock alone. Another
         process, sharing the database during a restart, takes no lock of ours: its moves are
         stopped by the commit's version check (see ``act``), as they are after a read under the
         lock; its other writes (a timer dropped) can land between a read and the commit either
@@ -1083,50 +1081,59 @@ class TableService:
     # ------------------------------------------------------------------ timers
 
     async def fire(self, timer: TimerRow) -> None:
-        """A reminder, an expiry or a computer's move came due; stale timers are dropped quietly."""
+        """A reminder, an expiry or a computer's move came due; stale timers are dropped quietly.
+        One whose firing fails is logged and dropped, still under the game's lock, where every
+        write of this process to a running game's rows is made (see ``GameLock``)."""
         async with self.lock(timer.game_id):
             try:
-                table = await self.load_to_move(timer.game_id)
-            except GameError:
+                await self._fired(timer)
+            except Exception:
+                log.exception("timer %s failed; dropping it", timer)
                 await self.store.drop_timer(timer)
-                return
-            deciding = table.game.to_act() if timer.kind == ROBOT_MOVE else table.game.required_to_act()
-            actions = deciding.get(timer.seat)
-            # A timer taken just before a seat changed hands is for whoever played it then.
-            computers_timer = (timer.kind == ROBOT_MOVE) == (timer.seat in table.robots)
-            if actions is None or decision_key(actions) != timer.decision or not computers_timer:
-                await self.store.drop_timer(timer)
-                return
-            viewer = table.viewer()
-            if timer.kind == ROBOT_MOVE:
-                await self._robot_move(table, timer.seat)
-                return
-            if timer.kind == "remind":
-                await self.store.drop_timer(timer)
-                left = duration_text(viewer.language, table.row.turn_timeout // 2)
-                channel = await self.channel(table.row.channel_id)
-                if channel is not None:
-                    await channel.send(
-                        viewer.t(
-                            "common.reminder",
-                            mention=table.mention(timer.seat),
-                            left=left,
-                            url=table.jump_url(),
-                        ),
-                        allowed_mentions=discord.AllowedMentions(users=True),
-                    )
-                return
-            if standins.enabled(table.row.options) and await self._timed_out_again(table, timer.seat):
-                # A computer plays this seat's moves, at its pace, until its player acts again.
-                seat = table.seats[timer.seat]
-                action = standins.stand_in(standins.level(table.seats), left=False)
-                told = standins.away_events(seat)
-                publication = await self._apply(table, timer.seat, action, by_timeout=True, told=told)
-            else:
-                action = table.game.default_action(timer.seat)
-                prefix = viewer.t("common.timed_out", name=table.names[timer.seat])
-                publication = await self._apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
-            await self.deliver(table, publication)
+
+    async def _fired(self, timer: TimerRow) -> None:
+        try:
+            table = await self.load_to_move(timer.game_id)
+        except GameError:
+            await self.store.drop_timer(timer)
+            return
+        deciding = table.game.to_act() if timer.kind == ROBOT_MOVE else table.game.required_to_act()
+        actions = deciding.get(timer.seat)
+        # A timer taken just before a seat changed hands is for whoever played it then.
+        computers_timer = (timer.kind == ROBOT_MOVE) == (timer.seat in table.robots)
+        if actions is None or decision_key(actions) != timer.decision or not computers_timer:
+            await self.store.drop_timer(timer)
+            return
+        viewer = table.viewer()
+        if timer.kind == ROBOT_MOVE:
+            await self._robot_move(table, timer.seat)
+            return
+        if timer.kind == "remind":
+            await self.store.drop_timer(timer)
+            left = duration_text(viewer.language, table.row.turn_timeout // 2)
+            channel = await self.channel(table.row.channel_id)
+            if channel is not None:
+                await channel.send(
+                    viewer.t(
+                        "common.reminder",
+                        mention=table.mention(timer.seat),
+                        left=left,
+                        url=table.jump_url(),
+                    ),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+            return
+        if standins.enabled(table.row.options) and await self._timed_out_again(table, timer.seat):
+            # A computer plays this seat's moves, at its pace, until its player acts again.
+            seat = table.seats[timer.seat]
+            action = standins.stand_in(standins.level(table.seats), left=False)
+            told = standins.away_events(seat)
+            publication = await self._apply(table, timer.seat, action, by_timeout=True, told=told)
+        else:
+            action = table.game.default_action(timer.seat)
+            prefix = viewer.t("common.timed_out", name=table.names[timer.seat])
+            publication = await self._apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
+        await self.deliver(table, publication)
 
     async def _timed_out_again(self, table: Table, seat: int) -> bool:
         """Whether the turn running out now is the seat's second in a row to run out."""

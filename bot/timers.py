@@ -57,6 +57,8 @@ class TimerService:
                 try:
                     await self._fire(timer)
                 except Exception:
+                    # ``fire`` drops a timer that fails under its game's lock; this is for one that
+                    # failed even so (the database), so that it never fires again and again.
                     log.exception("timer %s failed; dropping it", timer)
                     await self._store.drop_timer(timer)
         finally:

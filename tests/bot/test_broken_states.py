@@ -362,3 +362,31 @@ async def test_a_table_edit_discord_failed_to_take_is_made_again_with_the_announ
     assert lines_with(driver, drew) == 1
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
     assert "77 tiles" in driver.table_message().embeds[0].footer.text
+
+
+async def test_a_timer_whose_firing_fails_is_dropped_under_its_games_lock_and_changes_nothing(
+    simcord_env, database, monkeypatch, caplog
+):
+    driver = BueDriver(simcord_env, database, players=2)
+    await driver.open(turn_timeout="1h")
+    before = driver.state()
+    tables = simcord_env.bot.tables
+    drops: list[tuple[str, bool]] = []  # each timer dropped, and whether its game's lock was held
+    drop = tables.store.drop_timer
+
+    async def dropped(timer: TimerRow) -> None:
+        drops.append((timer.kind, tables.lock(timer.game_id).locked()))
+        await drop(timer)
+
+    async def broken(*args: Any) -> bool:
+        raise RuntimeError("a bug in the expiry")
+
+    monkeypatch.setattr(tables.store, "drop_timer", dropped)
+    monkeypatch.setattr(TableService, "_timed_out_again", broken)
+    with caplog.at_level("ERROR"):
+        await simcord_env.advance_time(3600 + 1)  # the reminder at half time, then the expiry
+    assert drops == [("remind", True), ("expire", True)]
+    assert "failed; dropping it" in caplog.text
+    expiries = driver.query("SELECT kind FROM timers WHERE game_id = ? AND kind = 'expire'", driver.game_id)
+    assert expiries == []  # never fired again and again
+    assert driver.state().to_json() == before.to_json()
