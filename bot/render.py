@@ -497,12 +497,15 @@ class Pictures:
 PICTURES = Pictures(PICTURES_KEPT)
 
 
-def picture(filename: str, draw: Callable[..., Canvas], *drawn_from: Any) -> discord.File:
+def picture(
+    filename: str, draw: Callable[..., Canvas], *drawn_from: Any, alt_text: str | None = None
+) -> discord.File:
     """``draw(*drawn_from)`` as a PNG attachment. ``draw`` must read nothing but its arguments
-    (views, a Viewer): the same arguments, and the same picture, are answered from memory."""
+    (views, a Viewer): the same arguments, and the same picture, are answered from memory.
+    ``alt_text`` is what Discord reads out, or shows, in place of the picture."""
     key = json.dumps([filename, _exact.get(), *drawn_from], default=_plain, ensure_ascii=False)
     png = PICTURES.png(key, lambda: _encoded(draw, drawn_from))
-    return discord.File(io.BytesIO(png), filename=filename)
+    return discord.File(io.BytesIO(png), filename=filename, description=alt_text)
 
 
 def faces_in(png: bytes) -> list[str]:

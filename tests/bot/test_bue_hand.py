@@ -23,6 +23,14 @@ def assert_the_hand_is_the_picture_alone(driver: BueDriver, message, seat: int, 
     assert [field.name for field in embed.fields] == [t(language, "bue.hand.total_name")]
     assert embed.image.url == "attachment://bue-hand.png"
     assert driver.image_faces(message) == [card.code for card in driver.state().cards_of(seat)]
+    # Read out in place of the picture: every card, by its number, and who sees it.
+    (attachment,) = message.attachments
+    hand = driver.state().hands[seat]
+    assert attachment.description == " · ".join(
+        f"{position + 1}. {ADAPTER.label(card.code, viewer(language))} "
+        f"({t(language, 'bue.hand.face_up' if slot.revealed else 'bue.hand.hidden')})"
+        for position, (card, slot) in enumerate(zip(driver.state().cards_of(seat), hand, strict=True))
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

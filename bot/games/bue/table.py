@@ -204,7 +204,8 @@ class TableSide(GameAdapter):
         if not slots:
             embed.description = viewer.t("bue.hand.none")
             return Rendered([embed])
-        # The cards are the picture's alone: a list of them here would show the hand twice.
+        # The cards are shown by the picture alone (a list here would show the hand twice); the
+        # picture's alt text lists them for a screen reader, or a client that shows no pictures.
         total = view["best"]["total"]
         embed.add_field(
             name=viewer.t("bue.hand.total_name"),
@@ -216,7 +217,13 @@ class TableSide(GameAdapter):
         items: list[discord.ui.Item[Any]] = [
             game_button(game_id, "shuffle", viewer.t("bue.button.shuffle"), emoji="🔀"),
         ]
-        return Rendered([embed], picture("bue-hand.png", self.hand_image, slots, view["best"], viewer), items)
+        cards = " · ".join(
+            f"{position + 1}. {card_label(slot['card'], viewer)} "
+            f"({viewer.t('bue.hand.face_up' if slot['revealed'] else 'bue.hand.hidden')})"
+            for position, slot in enumerate(slots)
+        )
+        hand = picture("bue-hand.png", self.hand_image, slots, view["best"], viewer, alt_text=cards)
+        return Rendered([embed], hand, items)
 
     # ------------------------------------------------------------------ events
 
