@@ -14,8 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Generic, TypeVar
 
 import asyncpg
-import pytest
-import simcord.interactions
 
 from bot.render import faces_in
 from bot.store.postgres import numbered_placeholders
@@ -24,19 +22,6 @@ from games.core import Game
 NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio", "gina", "ivo", "lea", "marco")
 
 GameT = TypeVar("GameT", bound=Game)
-
-
-def speak(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
-    """From now on every interaction comes in ``locale``, as from a Discord client set to it.
-    SimCord sends every interaction as ``en-US``, the user's own locale aside."""
-    build = simcord.interactions.base_payload
-
-    def in_locale(*args: Any, **kwargs: Any) -> Any:
-        record, payload = build(*args, **kwargs)
-        payload["locale"] = locale
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", in_locale)
 
 
 def components(message: Any) -> list[Any]:

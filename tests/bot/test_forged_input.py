@@ -10,8 +10,9 @@ import pytest
 
 from bot import commands
 from bot.i18n import t
+from bot.playground.world import ClientLocale
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import components, speak
+from tests.bot.driver import components
 from tests.bot.forging import forge_click, forge_slash
 from tests.bot.test_bue_play import ephemeral_text
 
@@ -52,11 +53,9 @@ async def test_forged_slash_options_get_a_private_refusal(simcord_env, database,
 
 
 @pytest.mark.parametrize("locale", ["it", "fr"])
-async def test_a_forged_option_is_refused_in_the_players_language(
-    simcord_env, database, monkeypatch, caplog, locale
-):
+async def test_a_forged_option_is_refused_in_the_players_language(simcord_env, database, caplog, locale):
     driver = BueDriver(simcord_env, database, players=2)
-    speak(monkeypatch, locale)
+    ClientLocale(simcord_env, locale)  # every player's Discord in this language
     answer = await forge_slash(
         driver.members[0], driver.channel, "leaderboard", {"order": (STRING, "loudest")}
     )

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.playground.world import welcome_embed
-from tests.bot.driver import speak
+from bot.playground.world import ClientLocale, welcome_embed
 from tests.bot.test_rummikub_play import RummikubDriver
 
 
@@ -18,11 +17,11 @@ from tests.bot.test_rummikub_play import RummikubDriver
     ],
 )
 async def test_help_names_every_game_with_its_players_and_start_command_in_the_players_language(
-    simcord_env, database, monkeypatch, locale, title, players, scores
+    simcord_env, database, locale, title, players, scores
 ):
     driver = RummikubDriver(simcord_env, database)
     member = driver.members[0]
-    speak(monkeypatch, locale)
+    ClientLocale(simcord_env, locale)  # every player's Discord in this language
     answer = await member.slash(driver.channel, "help")
     assert answer.response.ephemeral
     (embed,) = answer.response.embeds
