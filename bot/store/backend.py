@@ -81,10 +81,10 @@ class Backend(ABC):
     @abstractmethod
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]: ...
 
+    @abstractmethod
     async def fetch_many(self, queries: Sequence[Statement]) -> list[list[Row]]:
-        """The rows of several queries, read from one snapshot of the database."""
-        async with self.transaction() as db:
-            return [await db.fetch(query.sql, query.parameters) for query in queries]
+        """The rows of several queries, read from one snapshot of the database: a commit landing
+        while they are read shows in all of them or in none."""
 
     @abstractmethod
     async def schema_version(self) -> int: ...

@@ -93,6 +93,16 @@ class PostgresBackend(Backend):
         async with self._pool.acquire() as connection, connection.transaction():
             yield _Connection(connection)
 
+    async def fetch_many(self, queries: Sequence[Statement]) -> list[list[Row]]:
+        # PostgreSQL's default isolation gives each statement a snapshot of its own: a move another
+        # process commits between two of them would pair one version's game with the next one's seats.
+        async with (
+            self._pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            db = _Connection(connection)
+            return [await db.fetch(query.sql, query.parameters) for query in queries]
+
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
         return await self._statements.execute(sql, parameters)
 

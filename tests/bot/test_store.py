@@ -12,9 +12,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.store import MIGRATIONS, ChannelBusy, Commit, SeatRow, Shards, StaleVersion, Store
+from bot.store.backend import Statement
 from bot.store.store import TIMER_LEASE
 from tests.conftest import BACKENDS, database_for
 
@@ -213,6 +215,34 @@ async def test_a_process_sees_only_the_games_of_its_shards(open_store):
         assert [timer.game_id for timer in await store.due_timers(200.0)] == [mine]
     both = await open_store(Shards(2, (0, 1)))
     assert [game.id for game in await both.running_games()] == [on_first, on_second]
+
+
+async def test_a_snapshot_on_postgresql_is_one_moment_while_another_process_commits(postgres_database):
+    """Another process commits a move between two of a snapshot's reads: both reads see the game
+    as it was when the snapshot began (SQLite reads a snapshot in one statement, so only
+    PostgreSQL has reads in between)."""
+    store, other = await Store.open(postgres_database), await Store.open(postgres_database)
+    blocker = await asyncpg.connect(postgres_database)
+    try:
+        game_id = await running_game(store)
+        version = Statement("SELECT version FROM games WHERE id = ?", (game_id,))
+        # The snapshot's second read waits for a lock the test holds, until the move has committed.
+        await blocker.execute("SELECT pg_advisory_lock(21)")
+        reads = asyncio.create_task(
+            store._db.fetch_many([version, Statement("SELECT pg_advisory_xact_lock(21)"), version])
+        )
+        waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        while not await blocker.fetchval(waiting):
+            await asyncio.sleep(0.01)
+        await other.commit(await other.game(game_id), move(1), now=1.0)
+        await blocker.execute("SELECT pg_advisory_unlock(21)")
+        before, _, after = await asyncio.wait_for(reads, 30)
+        assert [row["version"] for row in (*before, *after)] == [1, 1]
+        assert (await store.game(game_id)).version == 2
+    finally:
+        await blocker.close()
+        await store.close()
+        await other.close()
 
 
 async def test_sqlite_uses_wal_and_foreign_keys(tmp_path):
