@@ -120,10 +120,11 @@ def language_command(world: World) -> app_commands.Command[Any, ..., None]:
     @app_commands.choices(
         language=[app_commands.Choice(name=NATIVE_NAMES[code], value=code) for code in LANGUAGES]
     )
-    async def playground(interaction: discord.Interaction, language: str) -> None:
-        world.speak(language)
+    async def playground(interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
+        # A Choice: discord.py refuses a value that is not one of them (a forged option).
+        world.speak(language.value)
         await interaction.response.send_message(
-            t(language, "playground.language_set"), embed=welcome_embed(language)
+            t(language.value, "playground.language_set"), embed=welcome_embed(language.value)
         )
 
     return playground

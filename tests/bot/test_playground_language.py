@@ -3,13 +3,16 @@ welcome, its people's Discord and its server, so the games answer and announce i
 
 from __future__ import annotations
 
+import logging
 import re
 
 import pytest
+from discord import AppCommandOptionType
 
 from bot import __main__ as root
 from bot.i18n import t
 from bot.playground.serve import open_playground
+from tests.bot.forging import forge_slash
 from tests.bot.test_playground import settings_in
 
 WELCOME_TITLES = {"en": "Welcome to the playground", "it": "Benvenuto nel parco giochi", "fr": "Bienvenue"}
@@ -75,6 +78,19 @@ async def test_the_people_switch_the_playgrounds_language_with_a_command(tmp_pat
         assert numbered(t("it", "bue.table.title")).fullmatch(table.embeds[0].title)
         hand = await you.click(table, label=t("it", "bue.button.hand"))
         assert numbered(t("fr", "bue.hand.title")).fullmatch(hand.response.embeds[0].title)
+
+
+async def test_a_forged_language_is_refused_privately_and_changes_nothing(tmp_path, monkeypatch, caplog):
+    async with open_playground(settings_in(tmp_path, monkeypatch)) as playground:
+        you, channel = playground.world.people[0], playground.world.channel
+        with caplog.at_level(logging.ERROR):
+            forged = {"language": (AppCommandOptionType.string.value, "de")}
+            answer = await forge_slash(you, channel, "playground", forged)
+        assert answer.response.ephemeral
+        assert answer.response.content == "⚠️ " + t("en", "error.forged_options")
+        assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+        assert playground.world.language == "en"
+        assert playground.env.bot.get_channel(channel.id).topic == t("en", "playground.channel_topic")
 
 
 @pytest.fixture
