@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
-from bench.store_writers import move, running_game
+from bench.store_writers import move, postgres_server, running_game
 from bot.store import Store
 from bot.store.backend import Row, Statement
 from bot.store.postgres import PostgresBackend
@@ -77,14 +76,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--postgres", help="an empty PostgreSQL database (default: a pgserver of its own)")
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="snapshot-read-") as folder, contextlib.ExitStack() as server:
-        postgres = options.postgres
-        if postgres is None:
-            import pgserver
-
-            data = Path(folder) / "pgdata"
-            data.mkdir()
-            postgres = server.enter_context(pgserver.get_server(data, cleanup_mode="stop")).get_uri()
+    with (
+        tempfile.TemporaryDirectory(prefix="snapshot-read-") as folder,
+        postgres_server(Path(folder), options.postgres) as postgres,
+    ):
         figures = asyncio.run(measure(postgres, options.seconds, options.rounds))
     medians = {name: statistics.median(values) for name, values in figures.items()}
     print("| read | reads/s (median) | rounds |")

@@ -21,7 +21,7 @@ import contextlib
 import multiprocessing
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
@@ -137,6 +137,21 @@ async def migrate(database: str) -> None:
     await (await Store.open(database)).close()
 
 
+@contextlib.contextmanager
+def postgres_server(folder: Path, given: str | None) -> Iterator[str]:
+    """The URL of ``given``, or of a pgserver of its own with its data in ``folder``, stopped on
+    the way out (before ``folder`` is deleted)."""
+    if given is not None:
+        yield given
+        return
+    import pgserver
+
+    data = folder / "pgdata"
+    data.mkdir()
+    with pgserver.get_server(data, cleanup_mode="stop") as server:
+        yield server.get_uri()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -147,15 +162,10 @@ def main() -> None:
     parser.add_argument("--postgres", help="an empty PostgreSQL database (default: a pgserver of its own)")
     options = parser.parse_args()
     runs = [(p, w) for p in options.processes for w in options.writers if w % p == 0]
-    # The server, if we start one, stops before its folder is deleted.
-    with tempfile.TemporaryDirectory(prefix="store-writers-") as folder, contextlib.ExitStack() as server:
-        postgres = options.postgres
-        if postgres is None:
-            import pgserver
-
-            data = Path(folder) / "pgdata"
-            data.mkdir()
-            postgres = server.enter_context(pgserver.get_server(data, cleanup_mode="stop")).get_uri()
+    with (
+        tempfile.TemporaryDirectory(prefix="store-writers-") as folder,
+        postgres_server(Path(folder), options.postgres) as postgres,
+    ):
         databases = {"SQLite": str(Path(folder) / "bench.sqlite3"), "PostgreSQL": postgres}
         figures: dict[tuple[str, int, int], float] = {}
         for name, database in databases.items():
