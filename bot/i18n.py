@@ -131,8 +131,11 @@ def described(key: str) -> app_commands.locale_str:
 
 
 def duration_text(language: str, seconds: int) -> str:
-    """A turn timeout as players say it: '1 d 2 h', '30 min'."""
-    days, rest = divmod(max(0, seconds), 86400)
+    """A turn timeout as players say it: '1 d 2 h', '30 min'; under a minute, in seconds ('30 s')."""
+    seconds = max(0, seconds)
+    if seconds < 60:
+        return t(language, "common.seconds", count=seconds)
+    days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     parts = [
@@ -140,7 +143,7 @@ def duration_text(language: str, seconds: int) -> str:
         for key, count in (("common.days", days), ("common.hours", hours), ("common.minutes", minutes))
         if count
     ]
-    return " ".join(parts) or t(language, "common.minutes", count=0)
+    return " ".join(parts)
 
 
 def parse_duration(text: str) -> int:

@@ -13,7 +13,7 @@ import pytest
 
 from bot import __main__ as bot_main
 from bot.client import GameBot
-from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, language_of, parse_duration, t
+from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, duration_text, language_of, parse_duration, t
 from bot.store import TimerRow
 from bot.tables import plan_timers
 from games.bue import Bue
@@ -69,6 +69,21 @@ def test_a_changed_decision_restarts_the_clock():
 )
 def test_durations_are_read_as_players_write_them(text, seconds):
     assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize(
+    ("language", "seconds", "said"),
+    [
+        ("en", 30, "30 s"),
+        ("fr", 59, "59 s"),
+        ("en", 60, "1 min"),
+        ("it", 90061, "1 g 1 h 1 min"),
+        ("en", 0, "0 s"),
+    ],
+)
+def test_durations_are_said_as_players_say_them_and_under_a_minute_in_seconds(language, seconds, said):
+    # A one-minute timeout's half-time reminder said "0 min left" (issue 30).
+    assert duration_text(language, seconds) == said
 
 
 @pytest.mark.parametrize("text", ["soon", "h", "12x", "3h5"])
