@@ -9,7 +9,7 @@ A game's flows get the running game as a ``Table`` and ask the table service onl
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Container, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -135,12 +135,16 @@ def component_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def number(text: str) -> int:
-    """A small number read from a component's id or values; anything else is a forged or garbled
-    click, refused like any illegal move (``isdigit`` alone would let "²" through to ``int``)."""
+def number(text: str, within: Container[int] | None = None) -> int:
+    """A small number read from a component's id or values, one of ``within`` when given (the
+    positions or seats its player may see); anything else is a forged or garbled click, refused
+    like any illegal move (``isdigit`` alone would let "²" through to ``int``)."""
     if not (text.isascii() and text.isdigit() and len(text) <= 9):
         raise GameError("error.unknown_action")
-    return int(text)
+    value = int(text)
+    if within is not None and value not in within:
+        raise GameError("error.unknown_action")
+    return value
 
 
 class TableMoves(Protocol):
@@ -169,9 +173,9 @@ class Click:
     parts: list[str]
     values: list[str]
 
-    def number(self, index: int) -> int:
-        """Part ``index`` of the argument as a number."""
-        return number(self.parts[index] if index < len(self.parts) else "")
+    def number(self, index: int, within: Container[int] | None = None) -> int:
+        """Part ``index`` of the argument as a number (one of ``within``, when given)."""
+        return number(self.parts[index] if index < len(self.parts) else "", within)
 
     def chosen(self) -> int:
         """The option chosen in a select, as a number."""

@@ -91,6 +91,9 @@ class TableDriver(Generic[GameT]):
         """Put a hand-built position in place of the dealt one (the test's arrange step)."""
         self.query("UPDATE games SET state = ? WHERE id = ?", json.dumps(game.to_json()), self.game_id)
 
+    def version(self) -> int:
+        return self.query("SELECT version FROM games WHERE id = ?", self.game_id)[0][0]
+
     def status(self) -> str:
         return self.query("SELECT status FROM games WHERE id = ?", self.game_id)[0][0]
 

@@ -101,6 +101,28 @@ async def test_the_play_panel_is_the_menu_naming_the_rack_s_tiles_with_no_pictur
     assert len(named) == len(driver.state().racks[seat])
 
 
+async def test_a_rack_of_more_than_25_tiles_is_offered_in_two_menus_and_the_second_picks(
+    simcord_env, database
+):
+    """Two menus of one message need ids of their own: with the same id, Discord refused the
+    whole panel (a rack grows past 25 tiles after a dozen draws)."""
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    game = driver.state()
+    seat = game.turn
+    drawn, game.pool = game.pool[:16], game.pool[16:]
+    game.racks[seat] += drawn
+    driver.arrange(game)
+    member = driver.members[seat]
+    panel = await member.click(driver.table_message(), label="Play tiles")
+    menus = [c for c in components(panel.response) if c.type.value == 3]
+    assert len(menus) == 2 and len({menu.custom_id for menu in menus}) == 2
+    assert sum(len(menu.options) for menu in menus) == 30
+    last = menus[1].options[-1]
+    await member.select(panel.response, [last.value], custom_id=menus[1].custom_id)
+    assert last.label in panel.response.content
+
+
 async def test_a_play_that_rearranges_the_table_and_marks_the_changed_sets(simcord_env, database):
     driver = RummikubDriver(simcord_env, database)
     await driver.open()

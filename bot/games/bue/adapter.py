@@ -71,10 +71,20 @@ class BueAdapter(TableSide):
     async def _open_reveal(self, click: Click) -> None:
         await self._card_panel(click, "reveal", "reveal_card", "bue.panel.reveal")
 
+    @staticmethod
+    def _positions(view: JSON, seat: int) -> range:
+        """The card positions of ``seat``'s hand: a number past them is a forged click."""
+        return range(len(view["hands"][seat]))
+
+    @staticmethod
+    def _partners(view: JSON, seat: int) -> list[int]:
+        """The players ``seat`` may exchange with."""
+        return [other for other in range(view["players"]) if other != seat and view["active"][other]]
+
     async def _choose_partner(self, click: Click) -> None:
         _, seat, view, viewer = await self._my_decision(click, "deck")
         self._check_stamp(view, click.parts)
-        give = click.number(2)
+        give = click.number(2, self._positions(view, seat))
         base = f"{stamp(view)}.{give}"
         deck_usable = view["deck"] > 0 or view["discard"] > 0
         items: list[discord.ui.Item[Any]] = [
@@ -90,8 +100,7 @@ class BueAdapter(TableSide):
         ]
         items += [
             game_button(click.game_id, "partner", viewer.name(other)[:80], f"{base}.{other}")
-            for other in range(view["players"])
-            if other != seat and view["active"][other]
+            for other in self._partners(view, seat)
         ]
         items.append(self._back_button(click, viewer))
         card = card_label(view["hands"][seat][give]["card"], viewer)
@@ -102,9 +111,12 @@ class BueAdapter(TableSide):
         )
 
     async def _choose_taken_card(self, click: Click) -> None:
-        _, _, view, viewer = await self._my_decision(click, "swap")
+        _, seat, view, viewer = await self._my_decision(click, "swap")
         self._check_stamp(view, click.parts)
-        give, partner = click.number(2), click.number(3)
+        give, partner = (
+            click.number(2, self._positions(view, seat)),
+            click.number(3, self._partners(view, seat)),
+        )
         items: list[discord.ui.Item[Any]] = [
             game_button(
                 click.game_id,

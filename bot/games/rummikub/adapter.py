@@ -17,12 +17,16 @@ from bot.tables import TableService
 from games.core import JSON, Event, GameError
 from games.rummikub.tiles import parse_tiles, sorted_tiles
 
+# The moves of the rack's menus, 25 tiles each: a message's components need ids of their own.
+PICK_MENUS = ("pick", "pick2")
+
 
 class RummikubAdapter(TableSide):
     """Rummikub in Discord: the table, the racks, playing by naming rack tiles or picking them."""
 
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
-        return {"choose": self._choose, "pick": self._choose, "play": self._play, "draw": self._draw}
+        picks = dict.fromkeys(PICK_MENUS, self._choose)
+        return {"choose": self._choose, **picks, "play": self._play, "draw": self._draw}
 
     async def _my_turn(self, click: Click) -> tuple[Table, int, JSON, Viewer]:
         table, seat, viewer = await click.deciding_player()
@@ -50,11 +54,9 @@ class RummikubAdapter(TableSide):
             )
             copies[code] += 1
         items: list[discord.ui.Item[Any]] = []
-        for start in range(0, min(len(options), 2 * SELECT_LIMIT), SELECT_LIMIT):
+        for menu, start in zip(PICK_MENUS, range(0, len(options), SELECT_LIMIT), strict=False):
             chunk = options[start : start + SELECT_LIMIT]
-            select = game_select(
-                click.game_id, "pick", viewer.t("rummikub.ui.pick_placeholder"), chunk, picked
-            )
+            select = game_select(click.game_id, menu, viewer.t("rummikub.ui.pick_placeholder"), chunk, picked)
             select.max_values = len(chunk)
             items.append(select)
         if chosen:
