@@ -31,11 +31,16 @@ class TimerService:
         self._sleeping = False
         self._wakes_at: float | None = None
         self._changes = 0
+        self._stopped = False
 
     def poke(self, earliest: float | None = None) -> None:
         """``earliest``: the first due time among the timers just written, when known. A loop
         asleep until no later than that is left asleep: it reads the table again when it wakes,
-        and a move costs no timer query."""
+        and a move costs no timer query. Once stopped, nothing starts the loop again: a move
+        committed while the process shuts down would otherwise claim timers after its successor
+        took its claims back, leaving them held for a lease by a process about to be gone."""
+        if self._stopped:
+            return
         self._changes += 1
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="game-timers")
@@ -44,6 +49,7 @@ class TimerService:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="game-timers")
 
     def stop(self) -> None:
+        self._stopped = True
         if self._task is not None:
             self._task.cancel()
             self._task = None

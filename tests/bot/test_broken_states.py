@@ -114,6 +114,25 @@ async def test_the_claims_of_timers_being_fired_are_renewed_until_the_work_is_do
     assert fired == [TimerRow(1, 0, "robot", "deck,swap", 0.0)]
 
 
+async def test_a_stopped_timer_loop_claims_nothing_when_a_move_pokes_it_on_the_way_out():
+    """The claims a starting process missed (issue 30): its predecessor, shutting down, had a
+    move commit after its timers' loop was stopped; the move's poke started the loop again, which
+    claimed a computer's move after the successor had taken its predecessor's claims back. That
+    claim then held the computer's move for a whole lease."""
+    store = ClaimingStore(TimerRow(1, 0, "robot", "deck,swap", 0.0))
+    fired: list[TimerRow] = []
+
+    async def fire(timer: TimerRow) -> None:
+        fired.append(timer)
+
+    service = TimerService(store, fire)  # type: ignore[arg-type]
+    service.stop()
+    service.poke()
+    await asyncio.sleep(0)
+    assert service._task is None
+    assert fired == [] and store.timers == [TimerRow(1, 0, "robot", "deck,swap", 0.0)]
+
+
 # ---------------------------------------------------------------------- exactly once
 
 
