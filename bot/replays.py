@@ -18,7 +18,7 @@ import bisect
 import hashlib
 import io
 import json
-import re
+import logging
 from collections import OrderedDict, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,11 +27,14 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from PIL import Image
 
 from bot.adapter import GameAdapter, Rendered, Viewer
 from bot.records import game_title
 from bot.store import GameRow, SeatRow, Store
 from games.core import BACK, JSON, LEAVE, STAND_IN, Event, Game, GameError, perform
+
+log = logging.getLogger(__name__)
 
 CHECKPOINT_EVERY = 32
 # Matches kept replayed in memory (a long Bué match is about a megabyte of checkpoints and events).
@@ -41,6 +44,9 @@ EXPORT_VERSION = 1
 DIGEST = "sha256"
 CHOICE_NAME_LIMIT = 100
 CHOICES_LIMIT = 25  # Discord's most choices in an autocomplete answer, and options in a select
+# The match's animation on its results: the table at the end of each round, looping.
+ANIMATION_FILE = "match.gif"
+ANIMATION_FRAME_MS = 1500
 
 # Persistent components (their state is all in the custom id, so a restart loses nothing):
 # a button ``rp:<match>:<position>:<hands shown>:<which>`` shows that position; the round select
@@ -203,6 +209,46 @@ def hand_text(adapter: GameAdapter, held: object, viewer: Viewer) -> str:
     return adapter.labels([str(code) for code in held], viewer)
 
 
+def animation(replay: Replay, viewer: Viewer) -> bytes:
+    """The table at the end of each round, as the channel saw it, in a looping GIF (run in a
+    thread). The tables are palette pictures already: a GIF takes them as they are, where an
+    animated WebP would have to encode every frame in full colour (see bench/replay_bench.py)."""
+    frames = []
+    for step in [*replay.round_starts[1:], replay.last]:
+        rendered = replay.adapter.table(replay.position(step).view(None), viewer, 0)
+        if rendered.file is not None:
+            frames.append(Image.open(rendered.file.fp))
+    # A GIF's frames share the first one's size: each table is laid on the felt of the largest.
+    size = (max(frame.width for frame in frames), max(frame.height for frame in frames))
+    padded = []
+    for frame in frames:
+        canvas = Image.new("P", size, frame.getpixel((0, 0)))
+        canvas.putpalette(frame.getpalette() or [])
+        canvas.paste(frame)
+        padded.append(canvas)
+    out = io.BytesIO()
+    padded[0].save(out, "GIF", save_all=True, append_images=padded[1:], duration=ANIMATION_FRAME_MS, loop=0)
+    return out.getvalue()
+
+
+async def match_animation(
+    store: Store, adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], finished: JSON, language: str
+) -> discord.File | None:
+    """The animation of a match that just finished, for its results message; None (and a warning)
+    for a match that does not replay, which never holds its results up."""
+    match = MatchRecord.of(row, seats, await store.actions(row.id))
+
+    def draw() -> bytes:
+        return animation(Replay.build(adapter, match, finished), Viewer(language, match.names))
+
+    try:
+        gif = await asyncio.to_thread(draw)
+    except CannotReplay:
+        log.warning("match %s does not replay: its results go without an animation", row.id)
+        return None
+    return discord.File(io.BytesIO(gif), filename=ANIMATION_FILE)
+
+
 # ---------------------------------------------------------------------- the exported file
 
 
@@ -268,10 +314,6 @@ def button_id(game_id: int, step: int, hands: bool, which: str) -> str:
 
 def select_id(game_id: int, hands: bool) -> str:
     return f"rs:{game_id}:{int(hands)}"
-
-
-def parse_button(custom_id: str) -> re.Match[str] | None:
-    return re.fullmatch(BUTTON_TEMPLATE, custom_id)
 
 
 def open_button(game_id: int, label: str) -> discord.ui.Button[Any]:

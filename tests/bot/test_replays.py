@@ -3,6 +3,7 @@ what is refused; the match file and its offline replay."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -10,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot import replay as offline
 from bot.adapter import Viewer
@@ -94,6 +96,16 @@ async def test_a_bue_match_is_replayed_from_history_to_its_end_hands_hidden_then
     hidden = (await anna.click(first, label="Hide hands")).response
     assert list(hands_shown(hidden)) == ["anna"]
     assert not any("<@" in line for line in hidden.content.splitlines())
+
+
+async def test_the_results_of_a_match_carry_its_table_round_by_round(simcord_env, database):
+    driver = await finished_bue_match(simcord_env, database)
+    (message_id,) = driver.query("SELECT results_message_id FROM games")[0]
+    results = next(m for m in driver.channel.history() if m.id == message_id)
+    animation = next(a for a in results.attachments if a.filename == "match.gif")
+    rounds = driver.query("SELECT COUNT(DISTINCT number) FROM round_totals")[0][0]
+    with Image.open(io.BytesIO(simcord_env.backend.cdn.get(animation.url))) as gif:
+        assert gif.n_frames == rounds > 0
 
 
 async def seriebum_finished_by_stand_ins(env: Any, database: str) -> SerieBumDriver:
