@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import Viewer
 from bot.games.bue.adapter import ADAPTER as BUE
 from bot.games.rumbugz.adapter import ADAPTER as RUMBUGZ
 from bot.games.rummikub.adapter import ADAPTER as RUMMIKUB
 from bot.games.seriebum.adapter import ADAPTER as SERIEBUM
-from bot.replays import CannotReplay, MatchRecord, Replay, SeatEntry, export_data, read_export
+from bot.replays import CannotReplay, MatchRecord, Replay, SeatEntry, draw_panel, export_data, read_export
 from games.core import BACK, JSON, LEAVE, STAND_IN, perform
 
 MATCHES = [
@@ -73,6 +74,12 @@ def test_a_replay_rebuilds_every_position_of_the_match(adapter, players, options
         assert plain(replay.position(step).to_json()) == states[step]
     round_ends = sum(adapter.ends_round(step.events) for step in replay.steps)
     assert len(replay.round_starts) == round_ends  # the last round's end is the match's end
+
+    # Every position draws: the table as the channel saw it, every hand beside it.
+    viewer = Viewer("en", match.names)
+    for step in (0, replay.last):
+        panel = draw_panel(replay, 1, step, True, 0, viewer)
+        assert panel.file is not None and panel.content.startswith("🎬")
 
     # The file holds it all, and replays to the same match.
     again, result = read_export(json.dumps(export_data(replay)))

@@ -26,10 +26,10 @@ from tests.bot.test_bue_play import ephemeral_text
 VIEWER = Viewer("en", ["anna", "bruno"])
 
 
-async def finished_bue_match(env: Any, database: str) -> BueDriver:
+async def finished_bue_match(env: Any, database: str, target: int = 10) -> BueDriver:
     driver = BueDriver(env, database, players=2)
     rng = random.Random(21)
-    await driver.open(target=10)
+    await driver.open(target=target)
     while driver.status() == "running":
         await driver.play_one(rng)
     return driver
@@ -59,7 +59,7 @@ def custom_id(panel: Any, label: str) -> str:
 
 
 async def test_a_bue_match_is_replayed_from_history_to_its_end_hands_hidden_then_shown(simcord_env, database):
-    driver = await finished_bue_match(simcord_env, database)
+    driver = await finished_bue_match(simcord_env, database, target=110)
     anna = driver.members[0]
     watcher = driver.guild.add_member(simcord_env.create_user("watcher"))
     history = await anna.slash(driver.channel, "history")
@@ -95,6 +95,15 @@ async def test_a_bue_match_is_replayed_from_history_to_its_end_hands_hidden_then
     assert position(first)[0] == 0 and len(hands_shown(first)) == 2
     hidden = (await anna.click(first, label="Hide hands")).response
     assert list(hands_shown(hidden)) == ["anna"]
+
+    # A jump to the start of a round: the position after the previous round was scored.
+    (select,) = [c for c in components(hidden) if c.custom_id.startswith("rs:")]
+    rounds = driver.query("SELECT COUNT(DISTINCT number) FROM round_totals")[0][0]
+    assert [option.label for option in select.options] == [f"Round {n}" for n in range(1, rounds + 1)]
+    second = select.options[1]
+    jumped = (await anna.select(hidden, [second.value], custom_id=select.custom_id)).response
+    assert position(jumped)[0] == int(second.value) > 0
+    assert re.search(r"round 2 of \d+", jumped.content) and "Game 1: result" in jumped.content
     assert not any("<@" in line for line in hidden.content.splitlines())
 
 
