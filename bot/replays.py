@@ -359,18 +359,23 @@ class ReplayService:
 
     async def replay(self, row: GameRow, seats: Sequence[SeatRow]) -> Replay:
         """The match's replay: built once, off the event loop, then kept (the last few matches)."""
-        # One build of a match at a time: the clicks that come meanwhile wait for it.
-        async with self._building[row.id]:
-            replay = self._replays.get(row.id)
-            if replay is None:
-                match = MatchRecord.of(row, seats, await self.store.actions(row.id))
-                replay = await asyncio.to_thread(Replay.build, self.adapters[row.kind], match, row.state)
-                self._replays[row.id] = replay
-                while len(self._replays) > REPLAYS_KEPT:
-                    forgotten, _ = self._replays.popitem(last=False)
-                    self._building.pop(forgotten, None)
-            self._replays.move_to_end(row.id)
-        return replay
+        try:
+            # One build of a match at a time: the clicks that come meanwhile wait for it.
+            async with self._building[row.id]:
+                replay = self._replays.get(row.id)
+                if replay is None:
+                    match = MatchRecord.of(row, seats, await self.store.actions(row.id))
+                    replay = await asyncio.to_thread(Replay.build, self.adapters[row.kind], match, row.state)
+                    self._replays[row.id] = replay
+                    while len(self._replays) > REPLAYS_KEPT:
+                        forgotten, _ = self._replays.popitem(last=False)
+                        self._building.pop(forgotten, None)
+                self._replays.move_to_end(row.id)
+            return replay
+        finally:
+            # A match that does not replay keeps no lock behind it.
+            if row.id not in self._replays:
+                self._building.pop(row.id, None)
 
     async def panel(
         self, row: GameRow, seats: Sequence[SeatRow], step: int, hands: bool, user_id: int, language: str
