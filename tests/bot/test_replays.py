@@ -22,6 +22,7 @@ from tests.bot.driver import components
 from tests.bot.forging import forge_click
 from tests.bot.seriebum_driver import SerieBumDriver
 from tests.bot.test_bue_play import ephemeral_text
+from tests.bot.test_records_play import italian  # noqa: F401 - the fixture
 
 VIEWER = Viewer("en", ["anna", "bruno"])
 
@@ -99,11 +100,11 @@ async def test_a_bue_match_is_replayed_from_history_to_its_end_hands_hidden_then
     # A jump to the start of a round: the position after the previous round was scored.
     (select,) = [c for c in components(hidden) if c.custom_id.startswith("rs:")]
     rounds = driver.query("SELECT COUNT(DISTINCT number) FROM round_totals")[0][0]
-    assert [option.label for option in select.options] == [f"Round {n}" for n in range(1, rounds + 1)]
+    assert [option.label for option in select.options] == [f"Game {n}" for n in range(1, rounds + 1)]
     second = select.options[1]
     jumped = (await anna.select(hidden, [second.value], custom_id=select.custom_id)).response
     assert position(jumped)[0] == int(second.value) > 0
-    assert re.search(r"round 2 of \d+", jumped.content) and "Game 1: result" in jumped.content
+    assert re.search(r"Game 2 of \d+", jumped.content) and "Game 1: result" in jumped.content
     assert not any("<@" in line for line in hidden.content.splitlines())
 
 
@@ -170,7 +171,7 @@ async def test_a_seriebum_match_is_replayed_by_name_and_a_panel_survives_a_resta
     assert forged.response.ephemeral and "not in the match" in ephemeral_text(forged)
 
 
-async def test_what_has_no_replay_is_refused_privately(simcord_env, database, caplog):
+async def test_what_has_no_replay_is_refused_privately(simcord_env, database, caplog, italian):  # noqa: F811
     driver = await finished_bue_match(simcord_env, database)
     finished = driver.game_id
     anna = driver.members[0]
@@ -196,6 +197,10 @@ async def test_what_has_no_replay_is_refused_privately(simcord_env, database, ca
     )
     broken = await anna.slash(driver.channel, "replay", match=str(finished))
     assert broken.response.ephemeral and "cannot be replayed" in broken.response.content
+
+    italian()
+    in_italian = await anna.slash(driver.channel, "replay", match=str(driver.game_id))
+    assert "una sfida in corso non si può rivedere" in in_italian.response.content
     assert not [record for record in caplog.records if record.levelname == "ERROR"]
 
 
