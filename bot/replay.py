@@ -8,6 +8,7 @@ one whose actions do not lead to the result it states; either way the exit statu
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from importlib import import_module
 from pathlib import Path
@@ -39,11 +40,14 @@ def replayed(text: str) -> Replay:
 
 def report(replay: Replay, language: str) -> list[str]:
     """Every position's line, then the result."""
-    viewer = Viewer(language, replay.match.names)
-    lines = []
+    match = replay.match
+    viewer = Viewer(language, match.names)
+    options = ", ".join(f"{name} {value}" for name, value in match.options.items())
+    lines = [f"{t(language, f'{match.kind}.title')} · {options} · seed {match.seed}", ""]
     for step in range(replay.last + 1):
         done = replay.steps[step]
-        who = "" if done.seat is None else f"{viewer.name(done.seat)}: {done.action} "
+        action = json.dumps(done.action, ensure_ascii=False)
+        who = "" if done.seat is None else f"{viewer.name(done.seat)} {action} "
         told = " / ".join(replay.lines(step, viewer))
         lines.append(f"{step:>5} {who}{told}".rstrip())
     final = replay.final
