@@ -18,6 +18,8 @@ from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
+from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
+from bot.replays import ReplayService
 from bot.replies import claim, language, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin, click_read
@@ -52,6 +54,7 @@ ANSWERABLE = (
 class GameBot(commands.Bot):
     store: Store
     timers: TimerService
+    replays: ReplayService
 
     def __init__(
         self,
@@ -93,13 +96,14 @@ class GameBot(commands.Bot):
         self.store = await Store.open(self.settings.database, self.settings.shards)
         self.timers = TimerService(self.store, self.tables.fire)
         self.tables.open(self.store, self.timers)
+        self.replays = ReplayService(self.store, self.adapters)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CommandTranslator())
         for extension in self.game_extensions:
             await self.load_extension(extension)
-        for command in (help_command, leaderboard_command, stats_command, history_command):
+        for command in (help_command, leaderboard_command, stats_command, history_command, replay_command):
             self.tree.add_command(command(self))
-        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect)
+        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, ReplayButton, ReplaySelect)
         await self._sync_commands()
         await self._resume_games()
 

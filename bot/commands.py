@@ -9,10 +9,11 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
-from bot.adapter import GameAdapter
+from bot.adapter import GameAdapter, component_view
 from bot.i18n import described, t
 from bot.lobby import Lobbies
 from bot.records import decimal, game_choices, history_embed, nothing_yet, stats_embed
+from bot.replays import open_button
 from bot.replies import claim, language, reply, report_error
 from bot.store import Store
 from bot.tables import TableService
@@ -331,7 +332,13 @@ def history_command(services: Services) -> app_commands.Command:  # type: ignore
         matches = await services.store.finished_matches(interaction.guild_id or 0, kind)
         if not matches:
             raise nothing_yet(services.adapters, lang, "stats.error.no_history", kind)
-        await reply(interaction, embeds=[history_embed(lang, kind, matches)], ephemeral=False)
+        # A button per entry opens its replay, privately, for whoever clicks it.
+        replays = [
+            open_button(match.game_id, t(lang, "replay.history_button", number=number))
+            for number, match in enumerate(matches, start=1)
+        ]
+        embed = history_embed(lang, kind, matches)
+        await reply(interaction, embeds=[embed], view=component_view(replays), ephemeral=False)
 
     return history
 

@@ -220,7 +220,8 @@ async def stats_embed(
 # ---------------------------------------------------------------------- /history
 
 
-def match_text(language: str, match: FinishedMatch) -> str:
+def match_text(language: str, match: FinishedMatch, number: int) -> str:
+    """An entry of /history, numbered as its replay button is."""
     left = t(language, "common.left_mark")
     players = " · ".join(
         (f"{MEDAL} **{seat.name}**" if seat.won else seat.name)
@@ -229,7 +230,7 @@ def match_text(language: str, match: FinishedMatch) -> str:
         for seat in match.seats
     )
     link = t(language, "stats.history_link", url=match.jump_url) if match.jump_url else ""
-    heading = f"**{game_title(language, match.kind)}** · {discord_time(match.finished_at)}"
+    heading = f"`{number}.` **{game_title(language, match.kind)}** · {discord_time(match.finished_at)}"
     return f"{heading} {link}\n{players}"
 
 
@@ -251,6 +252,8 @@ def history_embed(language: str, kind: str | None, matches: Sequence[FinishedMat
             "stats.history_title",
             game=game_title(language, kind) if kind else t(language, "common.all_games"),
         ),
-        description=within_limit([match_text(language, match) for match in matches], "\n\n"),
+        description=within_limit(
+            [match_text(language, match, number) for number, match in enumerate(matches, start=1)], "\n\n"
+        ),
         colour=discord.Colour.blurple(),
     )

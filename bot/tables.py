@@ -25,6 +25,7 @@ from bot.adapter import GameAdapter, Rendered, Table, component_view, drawn_at, 
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.records import ResultsChart, score_chart
+from bot.replays import match_animation
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
 from games.core import BACK, LEAVE, STAND_IN, Event, GameError
@@ -791,7 +792,8 @@ class TableService:
             if seat != last or chart is not None:
                 pending = await self.store.mark_delivered(pending, part)
         if chart is not None and channel is not None and table.row.results_message_id is not None:
-            await self._add_chart(channel, table.row.results_message_id, chart, embeds)
+            animation = await self._animation(table) if table.game.finished else None
+            await self._add_chart(channel, table.row.results_message_id, chart, embeds, animation)
         await self.store.delivered(pending)
         if self.after_delivery is not None:
             self.after_delivery()
@@ -802,11 +804,29 @@ class TableService:
         message_id: int,
         chart: ResultsChart,
         embeds: list[discord.Embed],
+        animation: discord.File | None = None,
     ) -> None:
-        """Edit the results message to show the chart (``refusal_logged``)."""
-        file = await chart.draw(embeds)
+        """Edit the results message to show the chart, and the match's animation when it ended
+        (``refusal_logged``)."""
+        files = [await chart.draw(embeds), *([animation] if animation is not None else [])]
         with refusal_logged("could not add the chart to message %s", message_id):
-            await channel.get_partial_message(message_id).edit(embeds=embeds[:10], attachments=[file])
+            await channel.get_partial_message(message_id).edit(embeds=embeds[:10], attachments=files)
+
+    async def _animation(self, table: Table) -> discord.File | None:
+        """The finished match's table, round by round (``match_animation``): never a reason to
+        hold its results up."""
+        try:
+            return await match_animation(
+                self.store,
+                table.adapter,
+                table.row,
+                table.seats,
+                table.game.to_json(),
+                language_of(table.row.locale),
+            )
+        except Exception:
+            log.exception("no animation for the results of game %s", table.row.id)
+            return None
 
     async def _send_safely(
         self, channel: discord.abc.Messageable, content: str | None, **kwargs: Any

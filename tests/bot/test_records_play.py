@@ -50,7 +50,7 @@ async def test_stats_history_and_charts_after_two_matches(simcord_env, database,
     # Each match's results message carries the score chart, which draws no card.
     for _, message_id in games:
         results = next(m for m in driver.channel.history() if m.id == message_id)
-        assert [a.filename for a in results.attachments] == ["scores.png"]
+        assert [a.filename for a in results.attachments] == ["scores.png", "match.gif"]
         assert results.embeds[-1].image.url == "attachment://scores.png"
         assert faces_in(simcord_env.backend.cdn.get(results.attachments[0].url)) == []
 

@@ -76,7 +76,7 @@ async def test_the_chart_follows_the_table_edit_the_call_and_the_hands_of_a_game
 
     # What players see in the end: the results message with its chart, as before.
     final = results_message(driver)
-    assert [a.filename for a in final.attachments] == ["scores.png"]
+    assert [a.filename for a in final.attachments] == ["scores.png", "match.gif"]
     assert final.embeds[-1].image.url == CHART
 
 
@@ -109,7 +109,7 @@ async def test_a_chart_left_undelivered_by_a_crash_is_added_once_after_the_resta
     for _ in range(2):  # however often the bot restarts
         await simcord_env.restart_bot(make_bot())
         final = results_message(driver)
-        assert [a.filename for a in final.attachments] == ["scores.png"]
+        assert [a.filename for a in final.attachments] == ["scores.png", "match.gif"]
         assert final.embeds[-1].image.url == CHART
         assert len(driver.channel.history()) == posted  # the results are not posted again
         assert [len(driver.dm_messages(seat)) for seat in range(2)] == dms
@@ -185,6 +185,6 @@ async def test_a_chart_discord_failed_to_take_is_added_once_it_is_back(simcord_e
     posted = len(driver.channel.history())
 
     await simcord_env.advance_time(60.1)
-    assert [a.filename for a in results_message(driver).attachments] == ["scores.png"]
+    assert [a.filename for a in results_message(driver).attachments] == ["scores.png", "match.gif"]
     assert len(driver.channel.history()) == posted  # the results are not posted again
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
