@@ -17,7 +17,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-import aiohttp
 import discord
 
 from bot import standins
@@ -25,6 +24,7 @@ from bot.adapter import GameAdapter, Rendered, Table, component_view, drawn_at, 
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.records import ResultsChart, score_chart
+from bot.refusals import CANNOT_DM, Refusal, due_for_repost, refusal, retire, transient
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
 from games.core import BACK, LEAVE, STAND_IN, Event, GameError
@@ -32,14 +32,13 @@ from games.core import BACK, LEAVE, STAND_IN, Event, GameError
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
-CANNOT_DM = 50007
 # The outbox part naming a publication's channel message (DMs are "dm:<seat>").
 CHANNEL_PART = "channel"
 # The outbox part naming the score chart, added to the channel message by an edit once drawn.
 CHART_PART = "chart"
 # The timer kind of a computer's move.
 ROBOT_MOVE = "robot"
-# The outbox part naming the table message when it must be posted again (see ``part_nonce``).
+# The outbox part naming the table message when it is posted anew (see ``_post_table``).
 TABLE_PART = "table"
 
 
@@ -237,6 +236,15 @@ def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
     return hashlib.blake2b(key, digest_size=12).hexdigest()
 
 
+# How long a player's DMs found closed (50007) are not tried again; their hand button, or joining
+# a game, tries them at once.
+DM_CLOSED_FOR = 6 * 3600.0
+
+
+def dm_closed_recently(seat: SeatRow, now: float) -> bool:
+    return seat.dm_closed_at is not None and now - seat.dm_closed_at < DM_CLOSED_FOR
+
+
 # How long to wait before trying again announcements Discord could not take (its servers failed,
 # or the network): soon, then less and less often, for about three hours in all.
 RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 3600.0)
@@ -245,13 +253,6 @@ RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 3600.0)
 class DeliveryDeferred(Exception):
     """Discord could not take a part of a publication now: the publication stays pending, the
     parts already sent marked, and is tried again later (``RETRY_DELAYS``)."""
-
-
-def transient(error: BaseException) -> bool:
-    """A failure worth trying again: Discord's servers (5xx) or the way to them, not a refusal."""
-    if isinstance(error, discord.HTTPException):
-        return error.status >= 500
-    return isinstance(error, (aiohttp.ClientError, OSError))
 
 
 @contextmanager
@@ -751,7 +752,7 @@ class TableService:
             )
         told = self._private_lines(table, events, newly, publication, pending)
         table_picture, *hands = await self._pictures(table, publication, [None, *told])
-        await self.refresh_table(table, table_picture, part_nonce(table.row, pending, TABLE_PART))
+        pending = await self.refresh_table(table, table_picture, pending)
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
@@ -816,12 +817,13 @@ class TableService:
             return await channel.send(content, **kwargs)
         return None
 
-    async def refresh_table(self, table: Table, rendered: Rendered, nonce: str | None = None) -> None:
-        """Edit the one table message in place to show ``rendered`` (or post the table again,
-        with ``nonce``, if it was deleted); a refusal (a lost permission) is logged: the next move
-        draws the table again (``refusal_logged``)."""
+    async def refresh_table(self, table: Table, rendered: Rendered, pending: Pending) -> Pending:
+        """Show ``rendered`` on the table message (``_refresh_table``); a refusal that posting anew
+        cannot get round (a lost permission) is logged, and the next move draws the table again;
+        one of Discord's failures defers the publication (``refusal_logged``)."""
         with refusal_logged("could not show the table of game %s", table.row.id):
-            await self._refresh_table(table, rendered, nonce)
+            return await self._refresh_table(table, rendered, pending)
+        return pending
 
     @classmethod
     def _drawing(cls, table: Table, whose: int | None) -> Drawing:
@@ -838,29 +840,61 @@ class TableService:
         viewer = table.viewer(seat, language_of(table.seats[seat].locale))
         return Drawing(table.adapter.hand, (table.game.view(seat), viewer, table.row.id))
 
-    async def _refresh_table(self, table: Table, rendered: Rendered, nonce: str | None) -> None:
+    async def _refresh_table(self, table: Table, rendered: Rendered, pending: Pending) -> Pending:
+        """Edit the one table message in place; or post the table anew at the bottom of the
+        channel, when it was deleted, when Discord refuses its edit (30046, the cap on edits of a
+        message older than an hour, and the like), or before it would (``due_for_repost``)."""
         if table.game.finished:
             rendered.items = []
+        if TABLE_PART in pending.delivered:  # posted anew for this publication already
+            return pending
         channel = await self.channel(table.row.channel_id)
         if channel is None:
-            return
-        kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
-        if table.row.message_id is not None:
+            return pending
+        old = table.row.message_id
+        if old is not None and not due_for_repost(old, self.now()):
             try:
-                message = channel.get_partial_message(table.row.message_id)
-                await message.edit(
-                    content=None, attachments=[rendered.file] if rendered.file else [], **kwargs
+                await channel.get_partial_message(old).edit(
+                    content=None,
+                    embeds=rendered.embeds,
+                    attachments=[rendered.file] if rendered.file else [],
+                    view=rendered.view(),
                 )
-                return
-            except discord.NotFound:
-                log.info("table message of game %s is gone; posting it again", table.row.id)
-                (rendered,) = await self.render_all(table, [self._table_drawing(table)])
-                kwargs = {"embeds": rendered.embeds, "view": rendered.view()}
+                return pending
+            except discord.HTTPException as error:
+                if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
+                    raise
+                log.info("table of game %s posted anew: its edit was refused (%s)", table.row.id, error)
+                if refusal(error) is Refusal.GONE:
+                    old = None
+            # The picture's file was read by the refused edit.
+            (rendered,) = await self.render_all(table, [self._table_drawing(table)])
+            if table.game.finished:
+                rendered.items = []
+        return await self._post_table(channel, table, rendered, pending, old)
+
+    async def _post_table(
+        self,
+        channel: discord.abc.Messageable,
+        table: Table,
+        rendered: Rendered,
+        pending: Pending,
+        old: int | None,
+    ) -> Pending:
+        """Post the table at the bottom of the channel, exactly once for this publication: its
+        nonce makes a post sent again after a crash the same message; the old message is retired
+        before the new one is saved (a crash in between retires it again), and the part is marked
+        once saved. From then on every line, link and stale click points to the new one."""
+        kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
         if rendered.file is not None:
             kwargs["file"] = rendered.file
-        message = await channel.send(nonce=nonce, **kwargs)
+        message = await channel.send(nonce=part_nonce(table.row, pending, TABLE_PART), **kwargs)
+        if old is not None:
+            pointer = t(language_of(table.row.locale), "common.table_moved", url=message.jump_url)
+            await retire(channel, old, pointer)
         await self.store.set_message(table.row.id, message.id)
         table.row = replace(table.row, message_id=message.id)
+        return await self.store.mark_delivered(pending, TABLE_PART)
 
     @staticmethod
     def _called(table: Table, publication: Publication) -> list[int]:
@@ -913,7 +947,25 @@ class TableService:
     async def direct_message(
         self, table: Table, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
     ) -> None:
-        """DM a player their hand; if their DMs are closed, say so once in the channel and carry on."""
+        """DM a player their hand; if their DMs are closed (50007, and only that), say so once in
+        the channel and carry on. DMs found closed are not tried again for a while
+        (``DM_CLOSED_FOR``): Discord counts every refusal towards a ban of the bot. Its limits
+        (40003, opening DMs too fast; 429) and failures defer the publication: the hand comes later."""
+        if not dm_closed_recently(seat, self.now()) and await self._send_dm(seat, text, hand, nonce):
+            return
+        if not seat.dm_notice_sent:
+            await self.store.mark_dm_notice(table.row.id, seat.seat)
+            channel = await self.channel(table.row.channel_id)
+            if channel is not None:
+                mention = f"<@{seat.user_id}>"
+                await self._send_safely(
+                    channel,
+                    t(language_of(table.row.locale), table.adapter.dm_closed_key, mention=mention),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+
+    async def _send_dm(self, seat: SeatRow, text: str, hand: Rendered, nonce: str | None) -> bool:
+        """Send the DM; False if the player's DMs are closed (remembered, see ``direct_message``)."""
         kwargs: dict[str, Any] = {
             "content": truncate(text) if text else None,
             "embeds": hand.embeds,
@@ -921,24 +973,15 @@ class TableService:
         }
         if hand.file is not None:
             kwargs["file"] = hand.file
-        with refusal_logged("DM to %s failed", seat.user_id):
+        with refusal_logged("DM to %s refused", seat.user_id):
             try:
                 await (await self._dm_channel(seat)).send(**kwargs)
             except discord.Forbidden as error:
                 if error.code != CANNOT_DM:
-                    log.warning("DM to %s refused", seat.user_id, exc_info=True)
-                if not seat.dm_notice_sent:
-                    await self.store.mark_dm_notice(table.row.id, seat.seat)
-                    channel = await self.channel(table.row.channel_id)
-                    if channel is not None:
-                        await channel.send(
-                            t(
-                                language_of(table.row.locale),
-                                table.adapter.dm_closed_key,
-                                mention=f"<@{seat.user_id}>",
-                            ),
-                            allowed_mentions=discord.AllowedMentions(users=True),
-                        )
+                    raise
+                await self.store.mark_dm_closed(seat.user_id, self.now())
+                return False
+        return True
 
     async def _dm_channel(self, seat: SeatRow) -> discord.abc.Messageable:
         """The player's DM channel: known from the database, or opened once and remembered."""
@@ -964,6 +1007,9 @@ class TableService:
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         table, seat = await self.load_player(game_id, interaction.user.id)
+        if table.seats[seat].dm_closed_at is not None:
+            # They look at their hand: the next one may come by DM again, should they have opened them.
+            await self.store.forget_dm_closed(interaction.user.id)
         viewer = table.viewer(seat, language(interaction))
         rendered = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, game_id)
         await reply(interaction, embeds=rendered.embeds, file=rendered.file, view=rendered.view())
