@@ -226,6 +226,28 @@ def plan_robot_moves(
     return planned
 
 
+@dataclass(frozen=True)
+class TableRepost:
+    """The table being posted anew by a publication, recorded in its outbox parts before the post
+    (``table:<old message id>``, and ``:gone`` when it was deleted): a delivery after a crash
+    resumes it rather than edit the old message again."""
+
+    old: int | None
+    gone: bool = False
+
+    def part(self) -> str:
+        return f"{TABLE_PART}:{self.old or ''}" + (":gone" if self.gone else "")
+
+    @classmethod
+    def begun(cls, pending: Pending) -> TableRepost | None:
+        prefix = f"{TABLE_PART}:"
+        part = next((part for part in pending.delivered if part.startswith(prefix)), None)
+        if part is None:
+            return None
+        old, _, gone = part.removeprefix(prefix).partition(":")
+        return cls(int(old) if old else None, gone=bool(gone))
+
+
 def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
     """The nonce of one part of a publication: the same whenever the part is sent, before and after
     a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message of a
@@ -723,6 +745,9 @@ class TableService:
         """
         if pending is None:
             pending = Pending(table.row.id, table.row.version, {}, frozenset())
+        # The table first: every line and link below points to it, should it be posted anew.
+        (table_picture,) = await self._pictures(table, publication, [None])
+        pending = await self.refresh_table(table, table_picture, pending)
         channel_viewer = table.viewer()
         events = publication.events
         lines = [publication.prefix] if publication.prefix else []
@@ -751,8 +776,7 @@ class TableService:
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
         told = self._private_lines(table, events, newly, publication, pending)
-        table_picture, *hands = await self._pictures(table, publication, [None, *told])
-        pending = await self.refresh_table(table, table_picture, pending)
+        hands = await self._pictures(table, publication, list(told))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
@@ -851,27 +875,31 @@ class TableService:
         channel = await self.channel(table.row.channel_id)
         if channel is None:
             return pending
-        old = table.row.message_id
-        if old is not None and not due_for_repost(old, self.now()):
-            try:
-                await channel.get_partial_message(old).edit(
-                    content=None,
-                    embeds=rendered.embeds,
-                    attachments=[rendered.file] if rendered.file else [],
-                    view=rendered.view(),
-                )
-                return pending
-            except discord.HTTPException as error:
-                if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
-                    raise
-                log.info("table of game %s posted anew: its edit was refused (%s)", table.row.id, error)
-                if refusal(error) is Refusal.GONE:
-                    old = None
-            # The picture's file was read by the refused edit.
-            (rendered,) = await self.render_all(table, [self._table_drawing(table)])
-            if table.game.finished:
-                rendered.items = []
-        return await self._post_table(channel, table, rendered, pending, old)
+        repost = TableRepost.begun(pending)
+        if repost is None:
+            old, gone = table.row.message_id, False
+            if old is not None and not due_for_repost(old, self.now()):
+                try:
+                    await channel.get_partial_message(old).edit(
+                        content=None,
+                        embeds=rendered.embeds,
+                        attachments=[rendered.file] if rendered.file else [],
+                        view=rendered.view(),
+                    )
+                    return pending
+                except discord.HTTPException as error:
+                    if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
+                        raise
+                    log.info("table of game %s posted anew: its edit was refused (%s)", table.row.id, error)
+                    gone = refusal(error) is Refusal.GONE
+                # The picture's file was read by the refused edit.
+                (rendered,) = await self.render_all(table, [self._table_drawing(table)])
+                if table.game.finished:
+                    rendered.items = []
+            repost = TableRepost(old, gone)
+            # Decided before posting: a crash after it resumes this repost, never edits the old one.
+            pending = await self.store.mark_delivered(pending, repost.part())
+        return await self._post_table(channel, table, rendered, pending, repost)
 
     async def _post_table(
         self,
@@ -879,21 +907,22 @@ class TableService:
         table: Table,
         rendered: Rendered,
         pending: Pending,
-        old: int | None,
+        repost: TableRepost,
     ) -> Pending:
-        """Post the table at the bottom of the channel, exactly once for this publication: its
-        nonce makes a post sent again after a crash the same message; the old message is retired
-        before the new one is saved (a crash in between retires it again), and the part is marked
-        once saved. From then on every line, link and stale click points to the new one."""
-        kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
-        if rendered.file is not None:
-            kwargs["file"] = rendered.file
-        message = await channel.send(nonce=part_nonce(table.row, pending, TABLE_PART), **kwargs)
-        if old is not None:
-            pointer = t(language_of(table.row.locale), "common.table_moved", url=message.jump_url)
-            await retire(channel, old, pointer)
-        await self.store.set_message(table.row.id, message.id)
-        table.row = replace(table.row, message_id=message.id)
+        """Post the table at the bottom of the channel, exactly once for this publication: a post
+        sent again after a crash carries the same nonce (Discord answers it with the message it
+        made), and one already saved is not sent again. The old message is retired once the new
+        one is saved; from then on every line, link and stale click points to the new one."""
+        if table.row.message_id in (repost.old, None):  # the new table is not saved yet
+            kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
+            if rendered.file is not None:
+                kwargs["file"] = rendered.file
+            message = await channel.send(nonce=part_nonce(table.row, pending, TABLE_PART), **kwargs)
+            await self.store.set_message(table.row.id, message.id)
+            table.row = replace(table.row, message_id=message.id)
+        if repost.old is not None and not repost.gone:
+            pointer = t(language_of(table.row.locale), "common.table_moved", url=table.jump_url())
+            await retire(channel, repost.old, pointer)
         return await self.store.mark_delivered(pending, TABLE_PART)
 
     @staticmethod
