@@ -522,13 +522,56 @@ class TableService:
                 publication = await self._move(table, self._seat_of(table, interaction), action)
             # What the answer shows next (a panel's next step) answers the decision the move opened.
             drawn_at.set(table.row.version)
+            shown = await self._answer_with_table(interaction, table, publication)
+            if shown is False:
+                # The refused answer read the picture's file: the delivery draws the table again.
+                publication = replace(publication, pictures=self._hands_only(publication))
             if answer is not None:
                 await answer(table, publication.events)
-            elif not interaction.response.is_done():
-                await interaction.response.send_message(
-                    t(language(interaction), "common.done"), ephemeral=True
-                )
-            await self.deliver(table, publication)
+            elif shown or not interaction.response.is_done():
+                await reply(interaction, t(language(interaction), "common.done"))
+            await self.deliver(table, publication, table_shown=bool(shown))
+
+    async def _answer_with_table(
+        self, interaction: discord.Interaction, table: Table, publication: Publication
+    ) -> bool | None:
+        """Answer a click on the table message with the table's own update, the move shown: an
+        interaction response (or the edit of a deferred one), which Discord does not count against
+        the bot's global limit, where the table's edit by the delivery is counted. What the click
+        otherwise answers comes after it, as a follow-up. Not for a table due to be posted anew.
+        True once shown; None if not tried; False if Discord refused it."""
+        message, response = interaction.message, interaction.response
+        picture = publication.pictures.get((table.row.version, None))
+        deferred_update = response.type is discord.InteractionResponseType.deferred_message_update
+        if (
+            picture is None
+            or message is None
+            or message.id != table.row.message_id
+            or (response.is_done() and not deferred_update)
+            or due_for_repost(message.id, self.now())
+        ):
+            return None
+        if table.game.finished:
+            picture.items = []
+        body: dict[str, Any] = {
+            "content": None,
+            "embeds": picture.embeds,
+            "attachments": [picture.file] if picture.file else [],
+            "view": picture.view(),
+        }
+        try:
+            if response.is_done():
+                await interaction.edit_original_response(**body)
+            else:
+                await response.edit_message(**body)
+        except discord.HTTPException as error:
+            log.info("table of game %s not shown by the click's answer (%s)", table.row.id, error)
+            return False
+        return True
+
+    @staticmethod
+    def _hands_only(publication: Publication) -> dict[tuple[int, int | None], Rendered]:
+        return {key: picture for key, picture in publication.pictures.items() if key[1] is not None}
 
     async def _move(
         self, table: Table, seat: int, action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]]
@@ -727,15 +770,30 @@ class TableService:
         finally:
             del self._retries[game_id]
 
-    async def deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
+    async def deliver(
+        self,
+        table: Table,
+        publication: Publication,
+        pending: Pending | None = None,
+        *,
+        table_shown: bool = False,
+    ) -> None:
         """``_deliver``, after a move: should Discord not take a part now, the publication stays
-        pending and is tried again later (the move itself is saved and answered)."""
+        pending and is tried again later (the move itself is saved and answered). With
+        ``table_shown``, the click's answer showed the table already (``_answer_with_table``)."""
         try:
-            await self._deliver(table, publication, pending)
+            await self._deliver(table, publication, pending, table_shown=table_shown)
         except DeliveryDeferred:
             self._deferred(table.row.id)
 
-    async def _deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
+    async def _deliver(
+        self,
+        table: Table,
+        publication: Publication,
+        pending: Pending | None = None,
+        *,
+        table_shown: bool = False,
+    ) -> None:
         """Tell everyone what happened: the table, the channel, and each player privately.
 
         Each part that must not be sent twice is marked in the outbox once sent; the table edit
@@ -745,9 +803,6 @@ class TableService:
         """
         if pending is None:
             pending = Pending(table.row.id, table.row.version, {}, frozenset())
-        # The table first: every line and link below points to it, should it be posted anew.
-        (table_picture,) = await self._pictures(table, publication, [None])
-        pending = await self.refresh_table(table, table_picture, pending)
         channel_viewer = table.viewer()
         events = publication.events
         lines = [publication.prefix] if publication.prefix else []
@@ -770,13 +825,20 @@ class TableService:
         if chart is not None:
             chart.make_room(embeds)
         newly = self._called(table, publication)
+        told = self._private_lines(table, events, newly, publication, pending)
+        hands = await self._pictures(table, publication, [*([] if table_shown else [None]), *told])
+        if not table_shown:
+            # The table first: every line and link below points to it, should it be posted anew.
+            table_picture, *hands = hands
+            posted_at = table.row.message_id
+            pending = await self.refresh_table(table, table_picture, pending)
+            if table.row.message_id != posted_at:
+                told = self._private_lines(table, events, newly, publication, pending)
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
             lines.append(
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
-        told = self._private_lines(table, events, newly, publication, pending)
-        hands = await self._pictures(table, publication, list(told))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None

@@ -76,7 +76,7 @@ async def test_a_table_edit_refused_with_30046_posts_the_table_anew_once_and_ret
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     old = driver.table_id()
     simcord_env.inject_error("PATCH", f"/channels/{driver.channel.id}/messages/{old}", **TOO_MANY_OLD_EDITS)
-    await driver.members[seat].click(driver.table_message(), label="Draw")
+    await driver.members[seat].slash(driver.channel, "rummikub draw")
 
     new = driver.table_id()
     assert new != old and [message.id for message in table_messages(driver)] == [new]
@@ -128,7 +128,7 @@ async def test_a_crash_between_the_new_table_and_its_mark_does_not_post_it_twice
 
     with monkeypatch.context() as patch:
         patch.setattr(Store, "mark_delivered", killed_before_marking_the_table)
-        await driver.members[seat].click(driver.table_message(), label="Draw")
+        await driver.members[seat].slash(driver.channel, "rummikub draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
     await simcord_env.restart_bot(make_bot())
 
@@ -150,7 +150,7 @@ async def test_a_crash_between_the_new_table_and_keeping_its_id_posts_it_once_by
 
     with monkeypatch.context() as patch:
         patch.setattr(Store, "set_message", killed_before_keeping_it)
-        await driver.members[seat].click(driver.table_message(), label="Draw")
+        await driver.members[seat].slash(driver.channel, "rummikub draw")
     await simcord_env.restart_bot(make_bot())
 
     assert driver.table_id() != old
@@ -165,7 +165,7 @@ async def test_old_buttons_answer_with_the_current_table(simcord_env, database):
     simcord_env.inject_error(
         "PATCH", f"/channels/{driver.channel.id}/messages/{old_message.id}", times=2, **TOO_MANY_OLD_EDITS
     )
-    await driver.members[seat].click(old_message, label="Draw")
+    await driver.members[seat].slash(driver.channel, "rummikub draw")
     old_message = message_by_id(driver, old_message.id)
     assert components(old_message)
 
@@ -180,12 +180,40 @@ async def test_a_table_edit_rate_limited_is_made_again_later(simcord_env, databa
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     table_edits = f"/channels/{driver.channel.id}/messages/{driver.table_id()}"
     simcord_env.inject_error("PATCH", table_edits, status=429, message="You are being rate limited.")
-    await driver.members[seat].click(driver.table_message(), label="Draw")
+    await driver.members[seat].slash(driver.channel, "rummikub draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
     await simcord_env.advance_time(slow_retries[0] + 0.1)
     assert "77 tiles" in driver.table_message().embeds[0].footer.text
     assert lines_with(driver, drew) == 1 and len(table_messages(driver)) == 1
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+def counted_calls(env: Any, since: int) -> list[str]:
+    """The REST calls made since ``since`` that Discord counts against the bot's global limit:
+    all but interaction responses and follow-ups (``/interactions/...``, ``/webhooks/...``)."""
+    return [
+        f"{entry.method} {entry.path}"
+        for entry in env.backend.http_requests[since:]
+        if not entry.path.startswith(("/interactions/", "/webhooks/"))
+    ]
+
+
+async def test_a_draw_clicked_on_the_table_is_answered_with_the_table_and_makes_two_counted_calls(
+    simcord_env, database
+):
+    driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
+    cursor = len(simcord_env.backend.http_requests)
+    answer = await driver.members[seat].click(driver.table_message(), label="Draw")
+
+    # The click's answer is the table, the move shown; what the player drew follows, privately.
+    assert "77 tiles" in answer.response.embeds[0].footer.text and not answer.response.ephemeral
+    assert "77 tiles" in driver.table_message().embeds[0].footer.text
+    assert "You drew" in ephemeral_text(answer)
+    dm = driver.members[seat].user.dm_channel.id
+    assert sorted(counted_calls(simcord_env, cursor)) == sorted(
+        [f"POST /channels/{driver.channel.id}/messages", f"POST /channels/{dm}/messages"]
+    )
+    assert lines_with(driver, drew) == 1
 
 
 # ---------------------------------------------------------------------- the lobby
