@@ -940,7 +940,9 @@ class TableService:
         repost = TableRepost.begun(pending)
         if repost is None:
             old, gone = table.row.message_id, False
-            if old is not None and not due_for_repost(old, self.now()):
+            if old is not None and due_for_repost(old, self.now()):
+                log.info("table of game %s posted anew: its message is old", table.row.id)
+            elif old is not None:
                 try:
                     await channel.get_partial_message(old).edit(
                         content=None,
@@ -1246,19 +1248,27 @@ class TableService:
             await self._robot_move(table, timer.seat)
             return
         if timer.kind == "remind":
-            await self.store.drop_timer(timer)
             left = duration_text(viewer.language, table.row.turn_timeout // 2)
             channel = await self.channel(table.row.channel_id)
             if channel is not None:
-                await channel.send(
-                    viewer.t(
-                        "common.reminder",
-                        mention=table.mention(timer.seat),
-                        left=left,
-                        url=table.jump_url(),
-                    ),
-                    allowed_mentions=discord.AllowedMentions(users=True),
-                )
+                try:
+                    with refusal_logged("reminder of game %s not posted", table.row.id):
+                        await channel.send(
+                            viewer.t(
+                                "common.reminder",
+                                mention=table.mention(timer.seat),
+                                left=left,
+                                url=table.jump_url(),
+                            ),
+                            allowed_mentions=discord.AllowedMentions(users=True),
+                        )
+                except DeliveryDeferred:
+                    # Discord could not take it now (its limits, its servers): it comes shortly.
+                    log.warning("reminder of game %s deferred", table.row.id)
+                    await self.store.postpone_timer(timer, self.now() + RETRY_DELAYS[0])
+                    self.poke_timers()
+                    return
+            await self.store.drop_timer(timer)
             return
         if standins.enabled(table.row.options) and await self._timed_out_again(table, timer.seat):
             # A computer plays this seat's moves, at its pace, until its player acts again.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import discord
@@ -18,9 +19,14 @@ from bot import tables as tables_module
 from bot.refusals import REPOST_AGE
 from bot.store import Store
 from bot.tables import TABLE_PART
-from tests.bot.driver import components
+from games.bue import Bue
+from games.rumbugz import RumBugz
+from games.rummikub import Rummikub
+from games.seriebum import SerieBum
+from tests.bot.driver import TableDriver, components, move_of
 from tests.bot.test_broken_states import SLOW_RETRIES, lines_with, rummikub_with_its_first_draw_to_come
 from tests.bot.test_bue_play import ephemeral_text
+from tests.bot.test_computers import PAUSE, let_computers_play
 from tests.bot.test_rummikub_play import RummikubDriver
 
 # Discord's answer to an edit of a message older than an hour, past its unpublished cap.
@@ -295,3 +301,93 @@ async def test_a_closed_dm_is_remembered_and_not_tried_at_every_hand(simcord_env
     await driver.members[seat].click(driver.table_message(), label="Draw")
     await driver.members[other].click(driver.table_message(), label="Draw")
     assert tries() == 2
+
+
+# ---------------------------------------------------------------------- a day
+
+
+DAY_SEED = 4242
+# The person's turns the day lasts: each runs out after its hour (they are slow), the computers'
+# moves between them come at once; Discord refuses something at every one.
+PERSON_TURNS = 3
+
+
+def shown_version(message: Any) -> int:
+    """The game version the table message's buttons were drawn at (what it shows)."""
+    return max(int(c.custom_id.split(":")[2]) for c in components(message) if move_of(c.custom_id))
+
+
+def seen_lines(driver: Any) -> list[str]:
+    """The channel's lines, as a person reads them, but for the ids in mentions and links (two
+    games are compared) and the tables, which are checked apart."""
+    return [
+        re.sub(r"<@\d+>|\(https://discord\S+\)|https://discord\S+", "", message.content)
+        for message in driver.channel.history()
+        if message.content and "moved to the bottom" not in message.content
+    ]
+
+
+async def play_a_day(env: Any, driver: Any, faults: bool) -> list[int]:
+    """One person and two computers, the person's turns running out after an hour each, with
+    Discord refusing an old message's edit (30046), rate limiting a post (429) and the opening of
+    a DM (40003) at every turn when ``faults``. Returns the versions the person's turns began at."""
+    env.bot.seed_source = lambda: DAY_SEED
+    host = driver.members[0]
+    name = driver.engine.name
+    computers = min(2, driver.engine.max_players - 1)
+    await host.slash(
+        driver.channel,
+        f"{name} start",
+        computers=computers,
+        computer_level="easy",
+        turn_timeout="1h",
+        stand_in=False,
+    )
+    driver.game_id = driver.query("SELECT MAX(id) FROM games")[0][0]
+    await env.advance_time(REPOST_AGE)  # the lobby waits for its players a while
+    channel_posts = f"/channels/{driver.channel.id}/messages"
+    if faults:
+        env.inject_error("POST", "/users/@me/channels", **OPENING_DMS_TOO_FAST)
+    await host.click(driver.channel.last_message, label="Begin")
+    turns: list[int] = []
+    for _ in range(100):
+        await let_computers_play(driver, env)
+        if driver.status() != "running" or len(turns) == PERSON_TURNS:
+            break
+        if 0 not in driver.state().required_to_act():  # a choice the person may let go (a bid)
+            await env.advance_time(PAUSE + 0.1)
+            continue
+        # The person's turn begins with a table that shows it, at the bottom of the tables.
+        (version,) = driver.query("SELECT version FROM games WHERE id = ?", driver.game_id)[0]
+        assert shown_version(driver.table_message()) == version
+        assert table_messages(driver)[-1].id == driver.table_id()
+        turns.append(version)
+        if faults:
+            env.inject_error("PATCH", f"{channel_posts}/*", **TOO_MANY_OLD_EDITS)
+            env.inject_error("POST", channel_posts, status=429, message="You are being rate limited.")
+        await env.advance_time(3600 + 1)
+    await env.advance_time(600)  # what Discord refused last is tried again
+    assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+    return turns
+
+
+@pytest.mark.simcord(settle_timeout=30)
+@pytest.mark.parametrize("engine", [Bue, Rummikub, SerieBum, RumBugz], ids=lambda engine: engine.name)
+async def test_a_simulated_day_with_discord_s_limits_loses_and_repeats_nothing(
+    simcord_env, database, engine, caplog
+):
+    driver_type = type(f"{engine.name}Day", (TableDriver,), {"engine": engine})
+    with caplog.at_level(logging.INFO):
+        refused = driver_type(simcord_env, database, players=1)
+        turns = await play_a_day(simcord_env, refused, faults=True)
+        lines, hands = seen_lines(refused), len(refused.dm_messages(0))
+        await refused.members[0].slash(refused.channel, f"{engine.name} abort")  # its day is over
+        assert len(turns) >= 2
+        assert "posted anew" in caplog.text and "deferred" in caplog.text
+    # The same day (the same seed, the same moves), with nothing refused: the same lines, the
+    # same hands, each once.
+    reference = driver_type(simcord_env, database, players=1)
+    await play_a_day(simcord_env, reference, faults=False)
+    assert lines == seen_lines(reference)
+    assert hands == len(reference.dm_messages(0)) > 0
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
