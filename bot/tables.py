@@ -12,7 +12,7 @@ import hashlib
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
@@ -1213,8 +1213,15 @@ class TableService:
                 text = t(language_of(row.locale), "common.aborted", mention=member.mention)
                 try:
                     await channel.get_partial_message(row.message_id).edit(content=text, view=None)
-                except discord.NotFound:
-                    await channel.send(text)
+                except discord.HTTPException as error:
+                    # Gone, or one Discord will no longer edit (30046): said below instead.
+                    log.info("game %s aborted: its table not edited (%s)", row.id, error)
+                    # Discord failing now too: the table keeps its last picture, the game is over.
+                    with (
+                        suppress(DeliveryDeferred),
+                        refusal_logged("could not say game %s was aborted", row.id),
+                    ):
+                        await channel.send(text)
         self.poke_timers()
 
     # ------------------------------------------------------------------ timers

@@ -391,3 +391,32 @@ async def test_a_simulated_day_with_discord_s_limits_loses_and_repeats_nothing(
     assert lines == seen_lines(reference)
     assert hands == len(reference.dm_messages(0)) > 0
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+async def test_a_join_in_a_lobby_older_than_the_rule_is_confirmed_and_the_lobby_posted_anew(
+    simcord_env, database, caplog
+):
+    driver = RummikubDriver(simcord_env, database)
+    anna, bruno = driver.members
+    await anna.slash(driver.channel, "rummikub start")
+    lobby = driver.channel.last_message
+    await simcord_env.advance_time(REPOST_AGE + 1)
+    joined = await bruno.click(lobby, label="Join")
+
+    assert "You joined" in ephemeral_text(joined)
+    new_lobby = driver.channel.last_message
+    assert new_lobby.id != lobby.id and bruno.mention in new_lobby.embeds[0].fields[0].value
+    assert not components(message_by_id(driver, lobby.id))
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+async def test_an_abort_discord_will_not_edit_into_the_table_is_said_below(simcord_env, database, caplog):
+    driver, _, _ = await rummikub_with_its_first_draw_to_come(simcord_env, database)
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{driver.channel.id}/messages/{driver.table_id()}", **TOO_MANY_OLD_EDITS
+    )
+    answer = await driver.members[0].slash(driver.channel, "rummikub abort")
+    assert "went wrong" not in ephemeral_text(answer)
+    assert driver.status() == "aborted"
+    assert "game was closed" in driver.channel.last_message.content
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
