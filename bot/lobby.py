@@ -300,8 +300,6 @@ class Lobbies:
                 await interaction.response.edit_message(embed=embed)
                 return
             except discord.HTTPException as error:
-                if refusal(error) is None:
-                    raise
                 log.info("lobby of game %s not redrawn by its click (%s)", row.id, error)
         await show_panel(interaction, t(language(interaction), saved))
         await self._refresh(row, adapter, seats)
