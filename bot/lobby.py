@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
@@ -11,11 +12,14 @@ import discord
 from bot import standins
 from bot.adapter import GameAdapter, component_view
 from bot.i18n import duration_text, language_of, parse_duration, t
+from bot.refusals import Refusal, due_for_repost, refusal, retire
 from bot.replies import chosen_values, language, show_panel
 from bot.store import ChannelBusy, GameRow, SeatRow
 from bot.tables import TableService, check_origin
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
+
+log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 24 * 3600
 MIN_TIMEOUT = 60
@@ -259,6 +263,8 @@ class Lobbies:
                 if len(seats) >= adapter.engine.max_players:
                     raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
                 await self.tables.store.join(game_id, user.id, user.display_name, str(interaction.locale))
+                # Joining a game tries their DMs again, should they have been found closed.
+                await self.tables.store.forget_dm_closed(user.id)
             elif move == "leave":
                 if not seated:
                     raise GameError("error.not_in_lobby")
@@ -275,9 +281,28 @@ class Lobbies:
             else:
                 raise GameError("error.unknown_action")
             seats = await self.tables.store.seats(game_id)
-            await interaction.response.edit_message(
-                embed=lobby_embed(adapter, row, seats, language_of(row.locale))
-            )
+            await self._answer_with_lobby(interaction, row, adapter, seats, f"lobby.saved.{move}")
+
+    async def _answer_with_lobby(
+        self,
+        interaction: discord.Interaction,
+        row: GameRow,
+        adapter: GameAdapter,
+        seats: Sequence[SeatRow],
+        saved: str,
+    ) -> None:
+        """Answer a lobby click with the lobby as it now stands; should Discord refuse to edit it,
+        the click is told what was saved (key ``saved``) and the lobby is redrawn (``_refresh``)."""
+        embed = lobby_embed(adapter, row, seats, language_of(row.locale))
+        now = discord.utils.utcnow().timestamp()
+        if row.message_id is not None and not due_for_repost(row.message_id, now):
+            try:
+                await interaction.response.edit_message(embed=embed)
+                return
+            except discord.HTTPException as error:
+                log.info("lobby of game %s not redrawn by its click (%s)", row.id, error)
+        await show_panel(interaction, t(language(interaction), saved))
+        await self._refresh(row, adapter, seats)
 
     async def computers(self, interaction: discord.Interaction, game_id: int, move: str, chosen: str) -> None:
         """The host's panel of computer players: ``add`` one at level ``chosen``, ``remove`` the one
@@ -307,16 +332,43 @@ class Lobbies:
             seats = await self.tables.store.seats(game_id)
             lang = language(interaction)
             panel = component_view(computer_menus(game_id, seats, adapter.engine.max_players, lang))
-            await show_panel(interaction, t(lang, "lobby.computers_panel"), view=panel)
+            text = t(lang, "lobby.computers_panel")
+            if move != "panel":
+                # What was saved, whatever becomes of the lobby message's redrawing.
+                text = t(lang, f"lobby.saved.{move}_computer", count=sum(seat.is_robot for seat in seats))
+            await show_panel(interaction, text, view=panel)
             if move != "panel" and row.message_id is not None:
                 await self._refresh(row, adapter, seats)
 
     async def _refresh(self, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]) -> None:
-        """Redraw the lobby message after a change made from a private panel."""
+        """Redraw the lobby message after a saved change. Discord refusing it never makes the change
+        an error: a lobby it will no longer edit (30046), or one older than the table's rule
+        (``due_for_repost``), is posted anew at the bottom of the channel and the old one retired;
+        one it cannot reach now shows the change at the next."""
         channel = await self.tables.channel(row.channel_id)
-        if channel is not None and row.message_id is not None:
-            embed = lobby_embed(adapter, row, seats, language_of(row.locale))
-            await channel.get_partial_message(row.message_id).edit(embed=embed)
+        if channel is None or row.message_id is None:
+            return
+        lang = language_of(row.locale)
+        embed = lobby_embed(adapter, row, seats, lang)
+        old: int | None = row.message_id
+        try:
+            if not due_for_repost(row.message_id, discord.utils.utcnow().timestamp()):
+                try:
+                    await channel.get_partial_message(row.message_id).edit(embed=embed)
+                    return
+                except discord.HTTPException as error:
+                    if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
+                        raise
+                    old = None if refusal(error) is Refusal.GONE else old
+            message = await channel.send(embed=embed, view=lobby_view(row.id, lang))
+        except Exception as error:
+            if refusal(error) is None:
+                raise
+            log.warning("lobby of game %s not redrawn (%s); the next change redraws it", row.id, error)
+            return
+        if old is not None:
+            await retire(channel, old, t(lang, "lobby.moved", url=message.jump_url))
+        await self.tables.store.set_message(row.id, message.id)
 
     async def _begin(
         self, interaction: discord.Interaction, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]

@@ -12,12 +12,11 @@ import hashlib
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-import aiohttp
 import discord
 
 from bot import standins
@@ -25,6 +24,7 @@ from bot.adapter import GameAdapter, Rendered, Table, component_view, drawn_at, 
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.records import ResultsChart, score_chart
+from bot.refusals import CANNOT_DM, Refusal, due_for_repost, refusal, retire, transient
 from bot.replays import match_animation
 from bot.replies import language, reply
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
@@ -33,14 +33,13 @@ from games.core import BACK, LEAVE, STAND_IN, Event, GameError
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
-CANNOT_DM = 50007
 # The outbox part naming a publication's channel message (DMs are "dm:<seat>").
 CHANNEL_PART = "channel"
 # The outbox part naming the score chart, added to the channel message by an edit once drawn.
 CHART_PART = "chart"
 # The timer kind of a computer's move.
 ROBOT_MOVE = "robot"
-# The outbox part naming the table message when it must be posted again (see ``part_nonce``).
+# The outbox part naming the table message when it is posted anew (see ``_post_table``).
 TABLE_PART = "table"
 
 
@@ -228,6 +227,28 @@ def plan_robot_moves(
     return planned
 
 
+@dataclass(frozen=True)
+class TableRepost:
+    """The table being posted anew by a publication, recorded in its outbox parts before the post
+    (``table:<old message id>``, and ``:gone`` when it was deleted): a delivery after a crash
+    resumes it rather than edit the old message again."""
+
+    old: int | None
+    gone: bool = False
+
+    def part(self) -> str:
+        return f"{TABLE_PART}:{self.old or ''}" + (":gone" if self.gone else "")
+
+    @classmethod
+    def begun(cls, pending: Pending) -> TableRepost | None:
+        prefix = f"{TABLE_PART}:"
+        part = next((part for part in pending.delivered if part.startswith(prefix)), None)
+        if part is None:
+            return None
+        old, _, gone = part.removeprefix(prefix).partition(":")
+        return cls(int(old) if old else None, gone=bool(gone))
+
+
 def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
     """The nonce of one part of a publication: the same whenever the part is sent, before and after
     a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message of a
@@ -238,6 +259,15 @@ def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
     return hashlib.blake2b(key, digest_size=12).hexdigest()
 
 
+# How long a player's DMs found closed (50007) are not tried again; their hand button, or joining
+# a game, tries them at once.
+DM_CLOSED_FOR = 6 * 3600.0
+
+
+def dm_closed_recently(seat: SeatRow, now: float) -> bool:
+    return seat.dm_closed_at is not None and now - seat.dm_closed_at < DM_CLOSED_FOR
+
+
 # How long to wait before trying again announcements Discord could not take (its servers failed,
 # or the network): soon, then less and less often, for about three hours in all.
 RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 3600.0)
@@ -246,13 +276,6 @@ RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 3600.0)
 class DeliveryDeferred(Exception):
     """Discord could not take a part of a publication now: the publication stays pending, the
     parts already sent marked, and is tried again later (``RETRY_DELAYS``)."""
-
-
-def transient(error: BaseException) -> bool:
-    """A failure worth trying again: Discord's servers (5xx) or the way to them, not a refusal."""
-    if isinstance(error, discord.HTTPException):
-        return error.status >= 500
-    return isinstance(error, (aiohttp.ClientError, OSError))
 
 
 @contextmanager
@@ -500,13 +523,56 @@ class TableService:
                 publication = await self._move(table, self._seat_of(table, interaction), action)
             # What the answer shows next (a panel's next step) answers the decision the move opened.
             drawn_at.set(table.row.version)
+            shown = await self._answer_with_table(interaction, table, publication)
+            if shown is False:
+                # The refused answer read the picture's file: the delivery draws the table again.
+                publication = replace(publication, pictures=self._hands_only(publication))
             if answer is not None:
                 await answer(table, publication.events)
-            elif not interaction.response.is_done():
-                await interaction.response.send_message(
-                    t(language(interaction), "common.done"), ephemeral=True
-                )
-            await self.deliver(table, publication)
+            elif shown or not interaction.response.is_done():
+                await reply(interaction, t(language(interaction), "common.done"))
+            await self.deliver(table, publication, table_shown=bool(shown))
+
+    async def _answer_with_table(
+        self, interaction: discord.Interaction, table: Table, publication: Publication
+    ) -> bool | None:
+        """Answer a click on the table message with the table's own update, the move shown: an
+        interaction response (or the edit of a deferred one), which Discord does not count against
+        the bot's global limit, where the table's edit by the delivery is counted. What the click
+        otherwise answers comes after it, as a follow-up. Not for a table due to be posted anew.
+        True once shown; None if not tried; False if Discord refused it."""
+        message, response = interaction.message, interaction.response
+        picture = publication.pictures.get((table.row.version, None))
+        deferred_update = response.type is discord.InteractionResponseType.deferred_message_update
+        if (
+            picture is None
+            or message is None
+            or message.id != table.row.message_id
+            or (response.is_done() and not deferred_update)
+            or due_for_repost(message.id, self.now())
+        ):
+            return None
+        if table.game.finished:
+            picture.items = []
+        body: dict[str, Any] = {
+            "content": None,
+            "embeds": picture.embeds,
+            "attachments": [picture.file] if picture.file else [],
+            "view": picture.view(),
+        }
+        try:
+            if response.is_done():
+                await interaction.edit_original_response(**body)
+            else:
+                await response.edit_message(**body)
+        except discord.HTTPException as error:
+            log.info("table of game %s not shown by the click's answer (%s)", table.row.id, error)
+            return False
+        return True
+
+    @staticmethod
+    def _hands_only(publication: Publication) -> dict[tuple[int, int | None], Rendered]:
+        return {key: picture for key, picture in publication.pictures.items() if key[1] is not None}
 
     async def _move(
         self, table: Table, seat: int, action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]]
@@ -705,15 +771,30 @@ class TableService:
         finally:
             del self._retries[game_id]
 
-    async def deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
+    async def deliver(
+        self,
+        table: Table,
+        publication: Publication,
+        pending: Pending | None = None,
+        *,
+        table_shown: bool = False,
+    ) -> None:
         """``_deliver``, after a move: should Discord not take a part now, the publication stays
-        pending and is tried again later (the move itself is saved and answered)."""
+        pending and is tried again later (the move itself is saved and answered). With
+        ``table_shown``, the click's answer showed the table already (``_answer_with_table``)."""
         try:
-            await self._deliver(table, publication, pending)
+            await self._deliver(table, publication, pending, table_shown=table_shown)
         except DeliveryDeferred:
             self._deferred(table.row.id)
 
-    async def _deliver(self, table: Table, publication: Publication, pending: Pending | None = None) -> None:
+    async def _deliver(
+        self,
+        table: Table,
+        publication: Publication,
+        pending: Pending | None = None,
+        *,
+        table_shown: bool = False,
+    ) -> None:
         """Tell everyone what happened: the table, the channel, and each player privately.
 
         Each part that must not be sent twice is marked in the outbox once sent; the table edit
@@ -745,14 +826,20 @@ class TableService:
         if chart is not None:
             chart.make_room(embeds)
         newly = self._called(table, publication)
+        told = self._private_lines(table, events, newly, publication, pending)
+        hands = await self._pictures(table, publication, [*([] if table_shown else [None]), *told])
+        if not table_shown:
+            # The table first: every line and link below points to it, should it be posted anew.
+            table_picture, *hands = hands
+            posted_at = table.row.message_id
+            pending = await self.refresh_table(table, table_picture, pending)
+            if table.row.message_id != posted_at:
+                told = self._private_lines(table, events, newly, publication, pending)
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
             lines.append(
                 t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
             )
-        told = self._private_lines(table, events, newly, publication, pending)
-        table_picture, *hands = await self._pictures(table, publication, [None, *told])
-        await self.refresh_table(table, table_picture, part_nonce(table.row, pending, TABLE_PART))
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
             view = None
@@ -836,12 +923,13 @@ class TableService:
             return await channel.send(content, **kwargs)
         return None
 
-    async def refresh_table(self, table: Table, rendered: Rendered, nonce: str | None = None) -> None:
-        """Edit the one table message in place to show ``rendered`` (or post the table again,
-        with ``nonce``, if it was deleted); a refusal (a lost permission) is logged: the next move
-        draws the table again (``refusal_logged``)."""
+    async def refresh_table(self, table: Table, rendered: Rendered, pending: Pending) -> Pending:
+        """Show ``rendered`` on the table message (``_refresh_table``); a refusal that posting anew
+        cannot get round (a lost permission) is logged, and the next move draws the table again;
+        one of Discord's failures defers the publication (``refusal_logged``)."""
         with refusal_logged("could not show the table of game %s", table.row.id):
-            await self._refresh_table(table, rendered, nonce)
+            return await self._refresh_table(table, rendered, pending)
+        return pending
 
     @classmethod
     def _drawing(cls, table: Table, whose: int | None) -> Drawing:
@@ -858,29 +946,68 @@ class TableService:
         viewer = table.viewer(seat, language_of(table.seats[seat].locale))
         return Drawing(table.adapter.hand, (table.game.view(seat), viewer, table.row.id))
 
-    async def _refresh_table(self, table: Table, rendered: Rendered, nonce: str | None) -> None:
+    async def _refresh_table(self, table: Table, rendered: Rendered, pending: Pending) -> Pending:
+        """Edit the one table message in place; or post the table anew at the bottom of the
+        channel, when it was deleted, when Discord refuses its edit (30046, the cap on edits of a
+        message older than an hour, and the like), or before it would (``due_for_repost``)."""
         if table.game.finished:
             rendered.items = []
+        if TABLE_PART in pending.delivered:  # posted anew for this publication already
+            return pending
         channel = await self.channel(table.row.channel_id)
         if channel is None:
-            return
-        kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
-        if table.row.message_id is not None:
-            try:
-                message = channel.get_partial_message(table.row.message_id)
-                await message.edit(
-                    content=None, attachments=[rendered.file] if rendered.file else [], **kwargs
-                )
-                return
-            except discord.NotFound:
-                log.info("table message of game %s is gone; posting it again", table.row.id)
+            return pending
+        repost = TableRepost.begun(pending)
+        if repost is None:
+            old, gone = table.row.message_id, False
+            if old is not None and due_for_repost(old, self.now()):
+                log.info("table of game %s posted anew: its message is old", table.row.id)
+            elif old is not None:
+                try:
+                    await channel.get_partial_message(old).edit(
+                        content=None,
+                        embeds=rendered.embeds,
+                        attachments=[rendered.file] if rendered.file else [],
+                        view=rendered.view(),
+                    )
+                    return pending
+                except discord.HTTPException as error:
+                    if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
+                        raise
+                    log.info("table of game %s posted anew: its edit was refused (%s)", table.row.id, error)
+                    gone = refusal(error) is Refusal.GONE
+                # The picture's file was read by the refused edit.
                 (rendered,) = await self.render_all(table, [self._table_drawing(table)])
-                kwargs = {"embeds": rendered.embeds, "view": rendered.view()}
-        if rendered.file is not None:
-            kwargs["file"] = rendered.file
-        message = await channel.send(nonce=nonce, **kwargs)
-        await self.store.set_message(table.row.id, message.id)
-        table.row = replace(table.row, message_id=message.id)
+                if table.game.finished:
+                    rendered.items = []
+            repost = TableRepost(old, gone)
+            # Decided before posting: a crash after it resumes this repost, never edits the old one.
+            pending = await self.store.mark_delivered(pending, repost.part())
+        return await self._post_table(channel, table, rendered, pending, repost)
+
+    async def _post_table(
+        self,
+        channel: discord.abc.Messageable,
+        table: Table,
+        rendered: Rendered,
+        pending: Pending,
+        repost: TableRepost,
+    ) -> Pending:
+        """Post the table at the bottom of the channel, exactly once for this publication: a post
+        sent again after a crash carries the same nonce (Discord answers it with the message it
+        made), and one already saved is not sent again. The old message is retired once the new
+        one is saved; from then on every line, link and stale click points to the new one."""
+        if table.row.message_id in (repost.old, None):  # the new table is not saved yet
+            kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
+            if rendered.file is not None:
+                kwargs["file"] = rendered.file
+            message = await channel.send(nonce=part_nonce(table.row, pending, TABLE_PART), **kwargs)
+            await self.store.set_message(table.row.id, message.id)
+            table.row = replace(table.row, message_id=message.id)
+        if repost.old is not None and not repost.gone:
+            pointer = t(language_of(table.row.locale), "common.table_moved", url=table.jump_url())
+            await retire(channel, repost.old, pointer)
+        return await self.store.mark_delivered(pending, TABLE_PART)
 
     @staticmethod
     def _called(table: Table, publication: Publication) -> list[int]:
@@ -933,7 +1060,25 @@ class TableService:
     async def direct_message(
         self, table: Table, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
     ) -> None:
-        """DM a player their hand; if their DMs are closed, say so once in the channel and carry on."""
+        """DM a player their hand; if their DMs are closed (50007, and only that), say so once in
+        the channel and carry on. DMs found closed are not tried again for a while
+        (``DM_CLOSED_FOR``): Discord counts every refusal towards a ban of the bot. Its limits
+        (40003, opening DMs too fast; 429) and failures defer the publication: the hand comes later."""
+        if not dm_closed_recently(seat, self.now()) and await self._send_dm(seat, text, hand, nonce):
+            return
+        if not seat.dm_notice_sent:
+            await self.store.mark_dm_notice(table.row.id, seat.seat)
+            channel = await self.channel(table.row.channel_id)
+            if channel is not None:
+                mention = f"<@{seat.user_id}>"
+                await self._send_safely(
+                    channel,
+                    t(language_of(table.row.locale), table.adapter.dm_closed_key, mention=mention),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
+
+    async def _send_dm(self, seat: SeatRow, text: str, hand: Rendered, nonce: str | None) -> bool:
+        """Send the DM; False if the player's DMs are closed (remembered, see ``direct_message``)."""
         kwargs: dict[str, Any] = {
             "content": truncate(text) if text else None,
             "embeds": hand.embeds,
@@ -941,24 +1086,15 @@ class TableService:
         }
         if hand.file is not None:
             kwargs["file"] = hand.file
-        with refusal_logged("DM to %s failed", seat.user_id):
+        with refusal_logged("DM to %s refused", seat.user_id):
             try:
                 await (await self._dm_channel(seat)).send(**kwargs)
             except discord.Forbidden as error:
                 if error.code != CANNOT_DM:
-                    log.warning("DM to %s refused", seat.user_id, exc_info=True)
-                if not seat.dm_notice_sent:
-                    await self.store.mark_dm_notice(table.row.id, seat.seat)
-                    channel = await self.channel(table.row.channel_id)
-                    if channel is not None:
-                        await channel.send(
-                            t(
-                                language_of(table.row.locale),
-                                table.adapter.dm_closed_key,
-                                mention=f"<@{seat.user_id}>",
-                            ),
-                            allowed_mentions=discord.AllowedMentions(users=True),
-                        )
+                    raise
+                await self.store.mark_dm_closed(seat.user_id, self.now())
+                return False
+        return True
 
     async def _dm_channel(self, seat: SeatRow) -> discord.abc.Messageable:
         """The player's DM channel: known from the database, or opened once and remembered."""
@@ -984,6 +1120,9 @@ class TableService:
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         table, seat = await self.load_player(game_id, interaction.user.id)
+        if table.seats[seat].dm_closed_at is not None:
+            # They look at their hand: the next one may come by DM again, should they have opened them.
+            await self.store.forget_dm_closed(interaction.user.id)
         viewer = table.viewer(seat, language(interaction))
         rendered = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, game_id)
         await reply(interaction, embeds=rendered.embeds, file=rendered.file, view=rendered.view())
@@ -1094,8 +1233,15 @@ class TableService:
                 text = t(language_of(row.locale), "common.aborted", mention=member.mention)
                 try:
                     await channel.get_partial_message(row.message_id).edit(content=text, view=None)
-                except discord.NotFound:
-                    await channel.send(text)
+                except discord.HTTPException as error:
+                    # Gone, or one Discord will no longer edit (30046): said below instead.
+                    log.info("game %s aborted: its table not edited (%s)", row.id, error)
+                    # Discord failing now too: the table keeps its last picture, the game is over.
+                    with (
+                        suppress(DeliveryDeferred),
+                        refusal_logged("could not say game %s was aborted", row.id),
+                    ):
+                        await channel.send(text)
         self.poke_timers()
 
     # ------------------------------------------------------------------ timers
@@ -1129,19 +1275,27 @@ class TableService:
             await self._robot_move(table, timer.seat)
             return
         if timer.kind == "remind":
-            await self.store.drop_timer(timer)
             left = duration_text(viewer.language, table.row.turn_timeout // 2)
             channel = await self.channel(table.row.channel_id)
             if channel is not None:
-                await channel.send(
-                    viewer.t(
-                        "common.reminder",
-                        mention=table.mention(timer.seat),
-                        left=left,
-                        url=table.jump_url(),
-                    ),
-                    allowed_mentions=discord.AllowedMentions(users=True),
-                )
+                try:
+                    with refusal_logged("reminder of game %s not posted", table.row.id):
+                        await channel.send(
+                            viewer.t(
+                                "common.reminder",
+                                mention=table.mention(timer.seat),
+                                left=left,
+                                url=table.jump_url(),
+                            ),
+                            allowed_mentions=discord.AllowedMentions(users=True),
+                        )
+                except DeliveryDeferred:
+                    # Discord could not take it now (its limits, its servers): it comes shortly.
+                    log.warning("reminder of game %s deferred", table.row.id)
+                    await self.store.postpone_timer(timer, self.now() + RETRY_DELAYS[0])
+                    self.poke_timers()
+                    return
+            await self.store.drop_timer(timer)
             return
         if standins.enabled(table.row.options) and await self._timed_out_again(table, timer.seat):
             # A computer plays this seat's moves, at its pace, until its player acts again.

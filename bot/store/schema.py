@@ -222,4 +222,12 @@ MIGRATIONS: tuple[str, ...] = (
     -- takes back its shards' claims made before it, rather than wait for a dead process's lease.
     ALTER TABLE timers ADD COLUMN claimed_by TEXT;
     """,
+    """
+    -- People whose DMs were found closed (50007), and when: not tried again for a while, since
+    -- Discord counts each refusal towards banning the bot (see bot.tables.DM_CLOSED_FOR).
+    CREATE TABLE closed_dms (
+        user_id BIGINT PRIMARY KEY,
+        closed_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )

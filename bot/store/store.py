@@ -25,8 +25,9 @@ MAX_ID = 2**63 - 1
 # What a move reads of its game (see Store.snapshot).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
 SEATS_QUERY = (
-    "SELECT seats.*, dm_channels.channel_id AS dm_channel_id FROM seats"
-    " LEFT JOIN dm_channels USING (user_id) WHERE game_id = ? ORDER BY seat"
+    "SELECT seats.*, dm_channels.channel_id AS dm_channel_id, closed_dms.closed_at AS dm_closed_at"
+    " FROM seats LEFT JOIN dm_channels USING (user_id) LEFT JOIN closed_dms USING (user_id)"
+    " WHERE game_id = ? ORDER BY seat"
 )
 TIMERS_QUERY = "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at"
 GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
@@ -111,6 +112,7 @@ class SeatRow:
     stand_in: str | None = None  # the level of a computer playing for the seat's person, away or gone
     stood_in: bool = False  # one played while the person was away: the match is not rated for them
     left_total: int | None = None  # the total the seat had when its player left
+    dm_closed_at: float | None = None  # when a DM to its person was last refused as closed (50007)
 
     @property
     def is_robot(self) -> bool:
@@ -552,6 +554,16 @@ class Store:
             (user_id, channel_id),
         )
 
+    async def mark_dm_closed(self, user_id: int, now: float) -> None:
+        await self._write(
+            "INSERT INTO closed_dms (user_id, closed_at) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET closed_at = excluded.closed_at",
+            (user_id, now),
+        )
+
+    async def forget_dm_closed(self, user_id: int) -> None:
+        await self._write("DELETE FROM closed_dms WHERE user_id = ?", (user_id,))
+
     async def mark_dm_notice(self, game_id: int, seat: int) -> None:
         await self._write(
             "UPDATE seats SET dm_notice_sent = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
@@ -877,6 +889,14 @@ class Store:
             "SELECT MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END)"
             f" FROM timers WHERE {in_my_shards}",
             parameters,
+        )
+
+    async def postpone_timer(self, timer: TimerRow, due_at: float) -> None:
+        """The timer fires again at ``due_at``, unclaimed (what it had to do could not be done now)."""
+        await self._write(
+            "UPDATE timers SET due_at = ?, claimed_until = NULL, claimed_by = NULL"
+            " WHERE game_id = ? AND seat = ? AND kind = ?",
+            (due_at, timer.game_id, timer.seat, timer.kind),
         )
 
     async def drop_timer(self, timer: TimerRow) -> None:

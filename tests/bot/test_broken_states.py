@@ -374,7 +374,7 @@ async def test_a_table_edit_discord_failed_to_take_is_made_again_with_the_announ
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     table_edits = f"/channels/{driver.channel.id}/messages/{driver.table_id()}"
     simcord_env.inject_error("PATCH", table_edits, status=500, times=1)
-    await driver.members[seat].click(driver.table_message(), label="Draw")
+    await driver.members[seat].slash(driver.channel, "rummikub draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
     assert lines_with(driver, drew) == 0
     await simcord_env.advance_time(slow_retries[0] + 0.1)

@@ -12,9 +12,15 @@ from tests.bot.driver import NAMES, components
 
 
 def ephemeral_text(result) -> str:
+    """The click's private answer. A click on the table is first answered with the table's own
+    update (which everyone sees, as they saw its edit): the private answer follows it."""
     messages = [result.response, *result.followups] if result.response else result.followups
-    assert messages and all(message.ephemeral for message in messages), "expected an ephemeral answer"
-    return "\n".join(message.content for message in messages)
+    private = [message for message in messages if message.ephemeral]
+    public = [message for message in messages if not message.ephemeral]
+    assert private and all(message.id == result.response.id for message in public), (
+        "expected an ephemeral answer"
+    )
+    return "\n".join(message.content for message in private)
 
 
 async def test_a_full_three_player_match_to_the_target(simcord_env, database):

@@ -85,6 +85,7 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         "round_totals": 0,
         "feats": 0,
         "dm_channels": 8,
+        "closed_dms": 0,
     }
     with pytest.raises(CopyRefused, match="not empty"):
         await migrate(database, postgres_database)
