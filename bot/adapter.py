@@ -250,6 +250,9 @@ class GameAdapter(ABC):
     dm_closed_key: ClassVar[str] = "common.dm_closed"
     # Events that close a game, round or manche: the match totals are kept after each (score charts).
     round_end_events: ClassVar[frozenset[str]] = frozenset()
+    # Events whose outcome people need in view before a computer moves (Serie Bum!'s tiles covered
+    # again): the computers' next moves wait until it has been shown ``Settings.view_pause`` seconds.
+    kept_in_view: ClassVar[frozenset[str]] = frozenset()
     # Events that count as a feat for /stats, by the feat's name (Bué's "bue", say).
     feat_events: ClassVar[Mapping[str, str]] = {}
 

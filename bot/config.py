@@ -21,6 +21,9 @@ class Settings:
     log_level: str
     # Seconds a computer player waits before it moves, so people can follow.
     robot_pause: float = 2.0
+    # Seconds people have a move's outcome in view before a computer moves, when the game asks for
+    # it (``GameAdapter.kept_in_view``: Serie Bum!'s tiles covered again, a memory game).
+    view_pause: float = 5.0
     # Discord's shard count and this process's shards; None runs one unsharded client.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
@@ -54,6 +57,7 @@ class Settings:
             dev_guild_id=int(guild) if guild.isdigit() else None,
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             robot_pause=float(os.environ.get("ROBOT_PAUSE", "").strip() or 2.0),
+            view_pause=float(os.environ.get("VIEW_PAUSE", "").strip() or 5.0),
             shard_count=int(count) if count else None,
             shard_ids=tuple(int(shard) for shard in ids.split(",")) if ids else None,
         )

@@ -213,9 +213,11 @@ def plan_robot_moves(
     previous: Sequence[TimerRow],
     pause: float,
     now: float,
+    hold: float = 0.0,
 ) -> list[tuple[int, str, str, float]]:
     """A move timer per computer seat with a decision open, after a pause so people can follow;
-    a computer whose decision did not change keeps the time it had."""
+    a computer whose decision did not change keeps the time it had. None is due before ``hold``
+    seconds from now: what the move showed stays in view that long (``GameAdapter.kept_in_view``)."""
     kept = {timer.seat: timer for timer in previous if timer.kind == ROBOT_MOVE}
     changed = set(changed)
     planned = []
@@ -223,7 +225,8 @@ def plan_robot_moves(
         decision = decision_key(to_act[seat])
         timer = kept.get(seat)
         keep = timer is not None and seat not in changed and timer.decision == decision
-        planned.append((seat, ROBOT_MOVE, decision, timer.due_at if keep and timer else now + pause))
+        due_at = timer.due_at if keep and timer else now + pause
+        planned.append((seat, ROBOT_MOVE, decision, max(due_at, now + hold)))
     return planned
 
 
@@ -363,14 +366,34 @@ class TableService:
         return self._locks[game_id]
 
     def plan(
-        self, table: Table, previous: Sequence[TimerRow], changed: Iterable[int], now: float
+        self,
+        table: Table,
+        previous: Sequence[TimerRow],
+        changed: Iterable[int],
+        now: float,
+        events: Sequence[Event] = (),
     ) -> list[tuple[int, str, str, float]]:
-        """Every timer the game needs now: people's reminders and expiries, computers' moves."""
+        """Every timer the game needs now: people's reminders and expiries, computers' moves
+        (held while the move's ``events`` must stay in view, see ``view_hold``)."""
         game, robots = table.game, table.robots
         people = {seat: actions for seat, actions in game.required_to_act().items() if seat not in robots}
         return plan_timers(people, previous, table.row.turn_timeout, now) + plan_robot_moves(
-            game.to_act(), robots, changed, previous, self.settings.robot_pause, now
+            game.to_act(),
+            robots,
+            changed,
+            previous,
+            self.settings.robot_pause,
+            now,
+            self.view_hold(table, events),
         )
+
+    def view_hold(self, table: Table, events: Sequence[Event]) -> float:
+        """How long the computers wait, from the move's commit, so that every person at the table
+        has its outcome in view (``GameAdapter.kept_in_view``): the table message is edited right
+        after the commit, its picture drawn with the move. No wait with no person to see it."""
+        shown = any(event.key in table.adapter.kept_in_view for event in events)
+        watched = any(not seat.gone and not seat.played_by_computer for seat in table.seats)
+        return self.settings.view_pause if shown and watched else 0.0
 
     async def begin(self, row: GameRow, seats: list[SeatRow], adapter: GameAdapter) -> Publication:
         """Deal and save the running game with its timers and what its deal must announce; or
@@ -645,7 +668,7 @@ class TableService:
                 action=dict(action),
                 state=game.to_json(),
                 totals=game.totals(),
-                timers=self.plan(table, table.timers, changed, now),
+                timers=self.plan(table, table.timers, changed, now, events),
                 by_timeout=by_timeout,
                 finished=game.finished,
                 winner=game.winner(),

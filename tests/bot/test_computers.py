@@ -3,11 +3,13 @@ play against them, a restart in the middle of a computer's turn included."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 import pytest
 
+from games.seriebum.tiles import CELL_INDEX, CELLS, TILES, is_number
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import components
 from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
@@ -156,3 +158,40 @@ async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(simcor
         await driver.play(players.next(game))
     assert restarted
     assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > 0
+
+
+def unmatched_pair(game: Any) -> tuple[str, str]:
+    """Two face-down numbered tiles that cannot be taken together by a player with no series yet:
+    neither the same value nor the same colour ten apart."""
+    cells = [cell for cell in game.face_down_cells() if is_number(game.board[cell])]
+    for first, second in itertools.combinations(cells, 2):
+        one, two = TILES[game.board[first]], TILES[game.board[second]]
+        if one.value != two.value and (one.colour != two.colour or abs(one.value - two.value) != 10):
+            return CELLS[first], CELLS[second]
+    raise AssertionError("no unmatched pair on the board")
+
+
+async def test_a_computer_flips_only_once_the_person_has_seen_their_pair_covered_again(simcord_env, database):
+    """Serie Bum! is a memory game: the person's two tiles, covered again, stay face up on the
+    table until the computer's first flip, which waits until they have been in view 5 s
+    (``VIEW_PAUSE``), longer than its usual pause."""
+    driver = SerieBumDriver(simcord_env, database)
+    driver.members = driver.members[:1]
+    await open_with_computers(driver, 1)
+    driver.table = driver.table_message()
+    await let_computers_play(driver, simcord_env)
+    game = driver.state()
+    assert game.turn == 0 and not game.layouts[0]
+    pair = unmatched_pair(game)
+    codes = [TILES[game.board[CELL_INDEX[cell]]].code for cell in pair]
+    for cell in pair:
+        await driver.flip(0, cell)
+    assert driver.state().turn == 1
+    computer_moves = driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0]
+
+    await simcord_env.advance_time(4.9)
+    assert set(codes) <= set(driver.image_faces(driver.table_message()))
+    assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] == computer_moves
+
+    await simcord_env.advance_time(0.2)
+    assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > computer_moves

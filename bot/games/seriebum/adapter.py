@@ -18,6 +18,12 @@ from games.core import JSON, Event, GameError
 class SerieBumAdapter(Panels):
     """Serie Bum! in Discord: the table, the panels, and where each of their clicks goes."""
 
+    # Tiles covered again stay face up on the table until the next player's first flip (a memory
+    # game): a computer's flip waits until people have had them in view (``Settings.view_pause``).
+    kept_in_view = frozenset(
+        f"seriebum.event.{name}" for name in ("not_taken", "first_covered", "jolly_unusable", "bum_harmless")
+    )
+
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         return {
             "panel": self._open,
