@@ -23,7 +23,7 @@ from bot.replays import ReplayService
 from bot.replies import claim, language, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin, click_read
-from bot.timers import TimerService
+from bot.timers import Sleep, TimerService
 from games.core import BACK, GameError
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,7 @@ class GameBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         extensions: Sequence[str] = GAME_EXTENSIONS,
         after_delivery: Callable[[], None] | None = None,
+        timer_sleep: Sleep = asyncio.sleep,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -76,6 +77,8 @@ class GameBot(commands.Bot):
         self.settings = settings
         self.seed_source = seed_source or (lambda: secrets.randbits(31))
         self.game_extensions = tuple(extensions)
+        # How the timers wait for the next due one (the playground's wall clock, see bot.playground.live).
+        self.timer_sleep = timer_sleep
         self.adapters: dict[str, GameAdapter] = {}
         # The services get what they need; the store and the timers follow once opened.
         self.tables = TableService(self.adapters, settings, self, after_delivery)
@@ -94,7 +97,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database, self.settings.shards)
-        self.timers = TimerService(self.store, self.tables.fire)
+        self.timers = TimerService(self.store, self.tables.fire, self.timer_sleep)
         self.tables.open(self.store, self.timers)
         self.replays = ReplayService(self.store, self.adapters)
         self.tree.on_error = self.on_app_command_error

@@ -13,6 +13,9 @@ from bot.store.store import TIMER_LEASE
 
 log = logging.getLogger(__name__)
 
+# How the loop waits for the next due timer: asyncio's sleep, or the playground's wall clock.
+Sleep = Callable[[float], Awaitable[None]]
+
 # Claims are renewed well before their lease ends, so a slow query never lets one lapse.
 RENEW_EVERY = TIMER_LEASE / 3
 
@@ -24,9 +27,12 @@ class TimerService:
     earlier deadline; a busy one re-reads the table before it sleeps again.
     """
 
-    def __init__(self, store: Store, fire: Callable[[TimerRow], Awaitable[None]]) -> None:
+    def __init__(
+        self, store: Store, fire: Callable[[TimerRow], Awaitable[None]], sleep: Sleep = asyncio.sleep
+    ) -> None:
         self._store = store
         self._fire = fire
+        self._sleep = sleep
         self._task: asyncio.Task[None] | None = None
         self._sleeping = False
         self._wakes_at: float | None = None
@@ -95,6 +101,6 @@ class TimerService:
                 continue
             self._sleeping, self._wakes_at = True, due
             try:
-                await asyncio.sleep(delay)
+                await self._sleep(delay)
             finally:
                 self._sleeping = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 from datetime import UTC, datetime
 
 from simcord import Env, Preview, SetupError
@@ -54,3 +55,40 @@ async def keep_wall_time(env: Env) -> None:
     while True:
         await asyncio.sleep(CLOCK_STEP)
         catch_up(env)
+
+
+class WallClock:
+    """How the bot's timers wait in the playground (``GameBot``'s ``timer_sleep``): on the wall
+    clock, outside SimCord's simulation.
+
+    A timer the bot schedules is, for SimCord, work of the bot's in progress: a click, or a redraw,
+    waits for it to be done (``Preview.refresh`` settles), and when it fires SimCord advances the
+    simulation until the bot rests again, which it does not while computers play one another. So
+    the page froze through every computer's pause and showed all their moves at once. Here the
+    timers' loop waits on an alarm of the playground's own, declared an external wait: the page
+    shows each computer's move as it is delivered, at ``ROBOT_PAUSE``'s pace."""
+
+    def __init__(self) -> None:
+        self._env: Env | None = None
+
+    def attach(self, env: Env) -> None:
+        self._env = env
+
+    async def sleep(self, seconds: float) -> None:
+        if self._env is None:
+            raise RuntimeError("the wall clock runs the timers of a simulated Discord: attach it first")
+        env, loop = self._env, asyncio.get_running_loop()
+        rung: asyncio.Future[None] = loop.create_future()
+
+        def ring() -> None:
+            catch_up(env)  # the timers' loop reads the simulated clock: it shows the time it rang
+            if not rung.done():
+                rung.set_result(None)
+
+        # Scheduled from a context of its own: SimCord counts a timer scheduled from the bot's
+        # context as the bot's work, and this one is the playground's.
+        alarm = contextvars.Context().run(loop.call_later, seconds, ring)
+        try:
+            await env.external_wait(rung, reason="the playground's wall clock: the next timer's due time")
+        finally:
+            alarm.cancel()

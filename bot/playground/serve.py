@@ -16,7 +16,7 @@ from simcord import Env, Preview
 from bot.client import bot_for
 from bot.config import Settings
 from bot.i18n import DEFAULT_LANGUAGE
-from bot.playground.live import Redraw, keep_wall_time, start_clock_today
+from bot.playground.live import Redraw, WallClock, keep_wall_time, start_clock_today
 from bot.playground.world import DISCORD_LOCALES, World, build_world, language_command, welcome
 
 # The longest a click may keep the bot busy (the Rummikub solver, a picture) before the page
@@ -51,10 +51,11 @@ async def open_playground(
 ) -> AsyncIterator[Playground]:
     """The bot attached to a new simulated Discord in ``language``, its page served; all closed
     on the way out."""
-    redraw = Redraw()
-    bot = bot_for(settings, after_delivery=redraw.delivered, **bot_options)
+    redraw, clock = Redraw(), WallClock()
+    bot = bot_for(settings, after_delivery=redraw.delivered, timer_sleep=clock.sleep, **bot_options)
     # check_errors is for tests; here the bot's own handlers answer every error.
     env = Env(bot, check_errors=False, settle_timeout=SETTLE_SECONDS)
+    clock.attach(env)
     # SimCord names every bot TestBot; the page shows this name on each of its messages.
     env.backend.bot_user.name = BOT_NAME
     start_clock_today(env)
