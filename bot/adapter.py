@@ -60,6 +60,20 @@ class Rendered:
         return component_view(self.items) if self.items else None
 
 
+@dataclass(frozen=True)
+class Links:
+    """How a message points at a game's table: a link to the table message on Discord, or, where
+    Discord's pages cannot open (``Settings.discord_links``: the playground), the command that
+    shows the table again."""
+
+    to_discord: bool = True
+
+    def table(self, language: str, kind: str, url: str) -> str:
+        if self.to_discord:
+            return t(language, "common.link.table", url=url)
+        return f"`/{kind} table`"
+
+
 @dataclass
 class Table:
     """One running game as loaded from the database."""
@@ -71,6 +85,7 @@ class Table:
     # The computers playing a seat (their own, or one they stand in for), as they remember the game.
     robots: dict[int, Robot] = field(default_factory=dict)
     timers: list[TimerRow] = field(default_factory=list)
+    links: Links = field(default_factory=Links)
 
     def __post_init__(self) -> None:
         if not self.robots:
@@ -120,6 +135,10 @@ class Table:
 
     def jump_url(self) -> str:
         return f"https://discord.com/channels/{self.row.guild_id}/{self.row.channel_id}/{self.row.message_id}"
+
+    def link(self, language: str) -> str:
+        """The table message, as a message in ``language`` points at it (``Links``)."""
+        return self.links.table(language, self.row.kind, self.jump_url())
 
 
 def component_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:

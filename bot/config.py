@@ -24,6 +24,9 @@ class Settings:
     # Seconds people have a move's outcome in view before a computer moves, when the game asks for
     # it (``GameAdapter.kept_in_view``: Serie Bum!'s tiles covered again, a memory game).
     view_pause: float = 5.0
+    # Whether messages link to Discord's pages (a table message): where they cannot open (the
+    # playground's page), a message names the command that shows the table instead (``Links``).
+    discord_links: bool = True
     # Discord's shard count and this process's shards; None runs one unsharded client.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None

@@ -51,7 +51,9 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
     )
     players = "\n".join(
         f"{seat.seat + 1}. "
-        + (seat.name if seat.is_robot else f"<@{seat.user_id}>")
+        # Names, not mentions: an embed pings nobody, and a mention in an embed shows as a raw
+        # "<@id>" wherever the member is not known (a phone that has not loaded them, the playground).
+        + seat.name
         + (" 👑" if seat.user_id == row.host_id else "")
         for seat in seats
     )
@@ -228,7 +230,8 @@ class Lobbies:
             )
         except ChannelBusy as busy:
             game = t(language(interaction), f"{busy.game.kind}.title")
-            raise GameError("error.channel_busy", game=game, url=message_url(busy.game)) from None
+            where = self.tables.links.table(language(interaction), busy.game.kind, message_url(busy.game))
+            raise GameError("error.channel_busy", game=game, table=where) from None
         seats = await self.tables.store.seats(game_id)
         for level in robots[: adapter.engine.max_players - len(seats)]:
             await self.tables.store.add_robot(game_id, level, robot_name(channel_lang, level, seats))

@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 import discord
 
 from bot import standins
-from bot.adapter import GameAdapter, Rendered, Table, component_view, drawn_at, game_button
+from bot.adapter import GameAdapter, Links, Rendered, Table, component_view, drawn_at, game_button
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.records import ResultsChart, score_chart
@@ -335,6 +335,7 @@ class TableService:
         self.messenger = messenger
         # Told once each delivery is done: a page that shows channels by itself redraws then.
         self.after_delivery = after_delivery
+        self.links = Links(settings.discord_links)
         self._locks: defaultdict[int, GameLock] = defaultdict(GameLock)
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._store: Store | None = None
@@ -402,7 +403,9 @@ class TableService:
         robots = {
             seat.seat: adapter.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot
         }
-        table = Table(replace(row, status="running", version=1), seats, game, adapter, robots)
+        table = Table(
+            replace(row, status="running", version=1), seats, game, adapter, robots, links=self.links
+        )
         publication = Publication(events, {}, show_hands=True)
         now = self.now()
         dealt = Score(
@@ -507,7 +510,7 @@ class TableService:
             raise GameError("error.game_not_running")
         row, adapter = snapshot.game, self.adapters[snapshot.game.kind]
         game = adapter.engine.from_json(row.state)
-        return Table(row, snapshot.seats, game, adapter, timers=snapshot.timers)
+        return Table(row, snapshot.seats, game, adapter, timers=snapshot.timers, links=self.links)
 
     async def load_player(self, game_id: int, user_id: int) -> tuple[Table, int]:
         """The game and the seat of the user acting in it; refused for anyone not playing."""
@@ -861,7 +864,12 @@ class TableService:
         if newly:
             mentions = ", ".join(table.mention(seat) for seat in newly)
             lines.append(
-                t(channel_viewer.language, "common.your_move", mentions=mentions, url=table.jump_url())
+                t(
+                    channel_viewer.language,
+                    "common.your_move",
+                    mentions=mentions,
+                    table=table.link(channel_viewer.language),
+                )
             )
         channel = await self.channel(table.row.channel_id)
         if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
@@ -1157,10 +1165,11 @@ class TableService:
         rendered = await self.render(
             table, table.adapter.table_copy, table.game.view(None), table.viewer(language=lang), game_id
         )
-        link = t(lang, "common.table_link", url=table.jump_url())
+        # A link to the table message, where it can open; where not, this copy is the way to the table.
+        link = t(lang, "common.table_link", url=table.jump_url()) if self.links.to_discord else ""
         await reply(
             interaction,
-            f"{note}\n{link}" if note else link,
+            "\n".join(line for line in (note, link) if line) or None,
             embeds=rendered.embeds,
             file=rendered.file,
             view=rendered.view(),
@@ -1308,7 +1317,7 @@ class TableService:
                                 "common.reminder",
                                 mention=table.mention(timer.seat),
                                 left=left,
-                                url=table.jump_url(),
+                                table=table.link(viewer.language),
                             ),
                             allowed_mentions=discord.AllowedMentions(users=True),
                         )

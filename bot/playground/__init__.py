@@ -28,12 +28,15 @@ def missing_packages() -> list[str]:
 
 def playground_settings(settings: Settings) -> Settings:
     """The bot's settings with the playground's own database, emptied: SimCord gives its users,
-    channels and messages new ids at each start, so yesterday's games would point at nothing."""
+    channels and messages new ids at each start, so yesterday's games would point at nothing. No
+    links to Discord's pages: the page cannot open them (messages name ``/<game> table`` instead)."""
     database = Path(os.environ.get("PLAYGROUND_DATABASE", DATABASE))
     database.parent.mkdir(parents=True, exist_ok=True)
     for leftover in (database, *(database.with_name(database.name + end) for end in ("-wal", "-shm"))):
         leftover.unlink(missing_ok=True)
-    return replace(settings, token=None, database=str(database), dev_guild_id=None, shard_count=None)
+    return replace(
+        settings, token=None, database=str(database), dev_guild_id=None, shard_count=None, discord_links=False
+    )
 
 
 def playground_language(chosen: str | None) -> str:

@@ -299,7 +299,7 @@ async def test_rematch_opens_a_lobby_with_the_same_players(simcord_env, database
     await driver.members[1].click(driver.channel.last_message, label="Rematch")
     lobby = driver.channel.last_message
     players = lobby.embeds[0].fields[0].value
-    assert all(member.mention in players for member in driver.members)
+    assert all(member.name in players for member in driver.members)
     assert "Target: 10 points" in lobby.embeds[0].fields[1].value
 
 

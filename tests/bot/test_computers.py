@@ -79,7 +79,7 @@ async def test_computers_sit_beside_their_host_who_cannot_leave_them_alone(simco
     await host.slash(driver.channel, "bue start", computers=2)
     lobby = driver.channel.last_message
     players = lobby.embeds[0].fields[0].value
-    assert f"<@{host.id}> 👑" in players and "🤖 Hard 2" in players
+    assert f"{host.name} 👑" in players and "🤖 Hard 2" in players
     refused = await host.click(lobby, label="Leave")
     assert "host" in ephemeral_text(refused)
     await host.click(lobby, label="Begin")

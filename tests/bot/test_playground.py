@@ -157,3 +157,21 @@ def test_with_a_token_python_m_bot_playground_still_opens_the_playground(monkeyp
     assert opened == [("You asked for the playground", False)] and ran_in_discord == []
     assert root.main([]) == 0
     assert ran_in_discord == ["a-token"] and len(opened) == 1
+
+
+async def test_no_link_the_page_cannot_open_and_names_where_it_cannot_draw_a_mention(tmp_path, monkeypatch):
+    """The page opens no discord.com address: where a message would link to the table, it names
+    the command that shows it; the lobby names its players rather than mention them."""
+    async with open_playground(settings_in(tmp_path, monkeypatch)) as playground:
+        you, channel = playground.world.people[0], playground.world.channel
+        await you.slash(channel, "rummikub start", computers=1)
+        assert f"{YOU} 👑" in channel.last_message.embeds[0].fields[0].value
+        await you.click(channel.last_message, label="Begin")
+        busy = await you.slash(channel, "bue start")
+        assert "`/rummikub table`" in ephemeral_text(busy)
+        copy = await you.slash(channel, "rummikub table")
+        assert copy.response.embeds and not copy.response.content
+        shown = [busy.response.content or "", *(message.content for message in channel.history())]
+        shown += [embed.description or "" for message in channel.history() for embed in message.embeds]
+        assert "`/rummikub table`" in "\n".join(shown)
+        assert not [text for text in shown if "discord.com" in text]

@@ -238,7 +238,7 @@ async def test_a_full_three_player_round_from_a_seeded_bag(simcord_env, database
     assert winner in board.response.embeds[0].description
     await driver.members[1].click(final, label="Rematch")
     lobby = driver.channel.last_message.embeds[0]
-    assert all(member.mention in lobby.fields[0].value for member in driver.members)
+    assert all(member.name in lobby.fields[0].value for member in driver.members)
     assert "Rounds: 1" in lobby.fields[1].value
 
 

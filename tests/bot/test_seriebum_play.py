@@ -160,7 +160,7 @@ async def test_a_full_manche_meets_every_special_tile_survives_a_restart_and_end
 
     await driver.members[1].click(final, label="Rematch")
     lobby = driver.channel.last_message
-    assert all(member.mention in lobby.embeds[0].fields[0].value for member in driver.members)
+    assert all(member.name in lobby.embeds[0].fields[0].value for member in driver.members)
     assert "Target: 10 points" in lobby.embeds[0].fields[1].value
 
 

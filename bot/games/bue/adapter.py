@@ -157,7 +157,7 @@ class BueAdapter(TableSide):
             text = done(viewer, private)
             # The channel does not call the player who just moved; tell them here if it is their move again.
             if seat in table.game.required_to_act():
-                text += "\n" + viewer.t("common.your_move_again", url=table.jump_url())
+                text += "\n" + viewer.t("common.your_move_again", table=table.link(viewer.language))
             await replace_panel(click.interaction, text, view=None)
 
         await click.service.act(click.interaction, click.game_id, action, answer)

@@ -186,10 +186,12 @@ class Panels(TableSide):
         if not actions:
             if phase == BUM_CHOICE:
                 return viewer.t("seriebum.panel.bum_waiting", name=viewer.name(1 - seat)), []
-            return viewer.t("seriebum.panel.turn_over", url=table.jump_url()), []
+            return viewer.t("seriebum.panel.turn_over", table=table.link(viewer.language)), []
         if phase in (FLIP, FLIP_SECOND) and not (moving and "move" in actions):
             key = "seriebum.panel.flip" if phase == FLIP else "seriebum.panel.flip_second"
-            return viewer.t(key, url=table.jump_url()), self._flip_panel(view, viewer, game_id, column)
+            return viewer.t(key, table=table.link(viewer.language)), self._flip_panel(
+                view, viewer, game_id, column
+            )
         if phase in CHOICE_PROMPTS:
             prompt = viewer.t(CHOICE_PROMPTS[phase], name=viewer.name(view["pending"]["owner_seat"]))
             return prompt, self._choice_selects(view, viewer, game_id, version, phase)
