@@ -313,8 +313,12 @@ class GameAdapter(ABC):
 
     def event_params(self, event: Event, viewer: Viewer) -> dict[str, Any]:
         """Event params ready for a message: seats become names, codes become labels."""
+        return self.readable(event.params, viewer)
+
+    def readable(self, raw: Mapping[str, Any], viewer: Viewer) -> dict[str, Any]:
+        """Params ready for a message: seats become names, codes become labels."""
         params: dict[str, Any] = {}
-        for key, value in event.params.items():
+        for key, value in raw.items():
             if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
                 params[key] = viewer.name(value)
             elif key in self.code_params and isinstance(value, str):
@@ -324,6 +328,11 @@ class GameAdapter(ABC):
             else:
                 params[key] = value
         return params
+
+    def name_codes(self, error: GameError, viewer: Viewer) -> None:
+        """A refusal as its player reads it: seats become names and card or tile codes labels, as
+        in the game's lines ("black 13", not "k13"). In place: what kind of refusal it is stays."""
+        error.params = self.readable(error.params, viewer)
 
     def describe(self, event: Event, viewer: Viewer) -> str | None:
         """One line telling ``viewer`` about the event, or None when an embed tells it."""

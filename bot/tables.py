@@ -539,14 +539,15 @@ class TableService:
         read = click_read.get()
         async with self.seated(interaction, game_id, read) as (table, seat):
             try:
-                publication = await self._move(table, seat, action)
+                publication = await self._move(table, seat, action, language(interaction))
             except OutOfDate:
                 if read is None or read.table is not table or table.row is not read.snapshot.game:
                     raise
                 # Another process moved the game after the click's read: read it again and
                 # move from there, as if the click had come after its move.
                 table = await self.load_to_move(game_id)
-                publication = await self._move(table, self._seat_of(table, interaction), action)
+                seat = self._seat_of(table, interaction)
+                publication = await self._move(table, seat, action, language(interaction))
             # What the answer shows next (a panel's next step) answers the decision the move opened.
             drawn_at.set(table.row.version)
             shown = await self._answer_with_table(interaction, table, publication)
@@ -601,15 +602,24 @@ class TableService:
         return {key: picture for key, picture in publication.pictures.items() if key[1] is not None}
 
     async def _move(
-        self, table: Table, seat: int, action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]]
+        self,
+        table: Table,
+        seat: int,
+        action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
+        lang: str,
     ) -> Publication:
-        """The user's move from ``table``: checked, played and committed (``act``)."""
+        """The user's move from ``table``: checked, played and committed (``act``); a refusal
+        names cards and tiles as the game's lines do, in ``lang``."""
         # A move of a player a computer stands in for gives them their seat back first.
         await self._come_back(table, seat)
         # A click queued behind another move acts only if its player still faces what they saw.
         check_fresh(table.seats[seat])
-        move = action(table, seat) if callable(action) else action
-        return await self._apply(table, seat, move, by_timeout=False)
+        try:
+            move = action(table, seat) if callable(action) else action
+            return await self._apply(table, seat, move, by_timeout=False)
+        except GameError as error:
+            table.adapter.name_codes(error, table.viewer(seat, lang))
+            raise
 
     @staticmethod
     def _seat_of(table: Table, interaction: discord.Interaction) -> int:

@@ -87,6 +87,34 @@ async def test_an_initial_meld_under_30_is_refused_with_its_reason(simcord_env, 
     assert driver.state().to_json() == game.to_json()
 
 
+async def test_a_refused_play_names_its_tiles_as_every_line_does(simcord_env, database):
+    driver = RummikubDriver(simcord_env, database)
+    await driver.open()
+    game = driver.state()
+    seat = game.turn
+    game.racks[seat] = [
+        "k1",
+        "k13",
+        "r12",
+        "r9",
+        "b4",
+        "o11",
+        "k7",
+        "r2",
+        "b9",
+        "o5",
+        "k12",
+        "r13",
+        "b1",
+        "o8",
+    ]
+    driver.arrange(game)
+    result = await driver.members[seat].slash(driver.channel, "rummikub play", tiles="k13 r12")
+    text = result.response.content
+    assert "black 13" in text and "k13" not in text, text
+    assert driver.state().to_json() == game.to_json()
+
+
 async def test_the_play_panel_is_the_menu_naming_the_rack_s_tiles_with_no_picture(simcord_env, database):
     """The panel stays short, and the playground's page can keep its menu open: no picture (the
     rack's is in the DM), the first play's rule in a line until the player has melded."""

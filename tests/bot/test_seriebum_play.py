@@ -152,7 +152,7 @@ async def test_a_full_manche_meets_every_special_tile_survives_a_restart_and_end
     winner = NAMES[game.winner()]
     final = driver.channel.last_message
     assert any(winner in embed.title and "wins the match" in embed.title for embed in final.embeds)
-    assert f"{winner} scores {game.totals()[game.winner()]} this manche" in final.content
+    assert f"{winner} scores {game.totals()[game.winner()]} this round" in final.content
     totals = dict(driver.query("SELECT name, total FROM seats WHERE game_id = ?", driver.game_id))
     assert totals == {NAMES[seat]: game.totals()[seat] for seat in range(2)}
     board = await driver.members[1].slash(driver.channel, "leaderboard", game="seriebum")
@@ -235,7 +235,7 @@ async def test_the_table_command_shows_where_tiles_are_face_up_not_what_they_are
 
     copy_reply = await driver.members[seat].slash(driver.channel, "seriebum table")
     assert copy_reply.ephemeral and driver.image_faces(copy_reply.response.message) == []
-    assert "Serie Bum! · Manche 1" in copy_reply.response.embeds[0].title
+    assert "Serie Bum! · Round 1" in copy_reply.response.embeds[0].title
 
     hand = await driver.members[seat].slash(driver.channel, "seriebum hand")
     assert hand.ephemeral and "Your series" in hand.response.embeds[0].title

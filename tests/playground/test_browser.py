@@ -231,7 +231,7 @@ def test_serie_bum_against_a_computer_in_chromium(open_page, tmp_path):
 
     you.begin("Serie Bum!", computers=1)
     table = you.table("Serie Bum! ·")
-    expect(table).to_contain_text("Manche 1")
+    expect(table).to_contain_text("Round 1")
     expect(table.locator("img").first).to_be_visible()
     you.look("table")
 

@@ -24,6 +24,9 @@ PICK_MENUS = ("pick", "pick2")
 class RummikubAdapter(TableSide):
     """Rummikub in Discord: the table, the racks, playing by naming rack tiles or picking them."""
 
+    # A refused play names the tiles that could go down ("playable") as every line names tiles.
+    code_params = TableSide.code_params | {"playable"}
+
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         picks = dict.fromkeys(PICK_MENUS, self._choose)
         return {"choose": self._choose, **picks, "play": self._play, "draw": self._draw}
