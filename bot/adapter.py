@@ -265,6 +265,10 @@ class GameAdapter(ABC):
     start_options: ClassVar[Mapping[str, str]] = {}
     # Moves that answer no decision (Bué's shuffle): a click on them is never stale.
     free_moves: ClassVar[frozenset[str]] = frozenset()
+    # Moves that open a panel showing the game as it stands (Rummikub's Play tiles): a click on them,
+    # from a table however old (a private copy, ``table_copy``), is made from the table as it is
+    # now. Whatever the panel then plays is checked against what it showed.
+    current_moves: ClassVar[frozenset[str]] = frozenset()
     # What tells a player whose DMs are closed where to look instead.
     dm_closed_key: ClassVar[str] = "common.dm_closed"
     # Events that close a game, round or manche: the match totals are kept after each (score charts).

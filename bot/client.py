@@ -189,7 +189,8 @@ class GameBot(commands.Bot):
             await self.tables.show_hand(interaction, game_id)
             return
         free = move in adapter.free_moves
-        seen = drawn_at.set(None if free else version)
+        # A panel opened afresh shows the game as it stands: its click is as if from the table now.
+        seen = drawn_at.set(None if free else row.version if move in adapter.current_moves else version)
         # The move, or the panel, plays from this read when nothing can have written the game since.
         first_read = click_read.set(read)
         try:

@@ -195,3 +195,24 @@ async def test_a_computer_flips_only_once_the_person_has_seen_their_pair_covered
 
     await simcord_env.advance_time(0.2)
     assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > computer_moves
+
+
+async def test_a_private_copy_of_the_table_opens_its_panel_after_the_computers_moved(simcord_env, database):
+    """``/rummikub table`` is a copy nobody edits: once the computers have moved, its Play tiles
+    still opens the panel (which shows the game as it stands); its Draw, which plays at once, is
+    refused for a table its player has seen move on, and the table is shown again."""
+    driver = RummikubDriver(simcord_env, database)
+    driver.members = driver.members[:1]
+    you = driver.members[0]
+    await open_with_computers(driver, 2)
+    await let_computers_play(driver, simcord_env)
+    copy = (await you.slash(driver.channel, "rummikub table")).response
+    other_copy = (await you.slash(driver.channel, "rummikub table")).response
+    await you.click(driver.table_message(), label="Draw")
+    await let_computers_play(driver, simcord_env)
+    assert 0 in driver.state().to_act()
+
+    panel = await you.click(copy, label="Play tiles")
+    assert "Pick the rack tiles you want to lay" in ephemeral_text(panel), ephemeral_text(panel)
+    refused = await you.click(other_copy, label="Draw")
+    assert "out of date" in ephemeral_text(refused)

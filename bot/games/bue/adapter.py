@@ -17,6 +17,8 @@ from games.core import JSON, Event, GameError
 class BueAdapter(TableSide):
     """Bué in Discord: the table, the hands, the exchange and reveal flows."""
 
+    current_moves = frozenset({"exchange", "reveal"})
+
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         return {
             "exchange": self._open_exchange,

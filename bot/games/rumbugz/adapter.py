@@ -14,6 +14,8 @@ from bot.games.rumbugz.lay import LayPanel
 class RumBugzAdapter(LayPanel, ChangePanel, BidPanel, DrawPanel):
     """RumBugz in Discord: the table, the hand and each panel, and where each of their clicks goes."""
 
+    current_moves = frozenset({"lay", "change", "discard"})
+
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         return {
             "bag": self._draw_bag,

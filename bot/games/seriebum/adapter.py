@@ -20,6 +20,7 @@ class SerieBumAdapter(Panels):
 
     # Tiles covered again stay face up on the table until the next player's first flip (a memory
     # game): a computer's flip waits until people have had them in view (``Settings.view_pause``).
+    current_moves = frozenset({"panel", "moves"})
     kept_in_view = frozenset(
         f"seriebum.event.{name}" for name in ("not_taken", "first_covered", "jolly_unusable", "bum_harmless")
     )
