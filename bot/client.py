@@ -22,7 +22,7 @@ from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
 from bot.replies import claim, language, report_error, unclaimed
 from bot.store import Store
-from bot.tables import TableMovedOn, TableService, check_origin, click_read
+from bot.tables import ABORT, KEEP_PLAYING, TableMovedOn, TableService, check_origin, click_read
 from bot.timers import Sleep, TimerService
 from games.core import BACK, GameError
 
@@ -179,6 +179,12 @@ class GameBot(commands.Bot):
         if move == "rematch":
             check_origin(interaction, row, private=False)
             await self.lobbies.rematch(interaction, row)
+            return
+        if move == ABORT:
+            await self.tables.abort(interaction, game_id)
+            return
+        if move == KEEP_PLAYING:
+            await self.tables.keep_playing(interaction)
             return
         check_origin(interaction, row, private=True)
         if move == BACK:

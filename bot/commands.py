@@ -212,7 +212,7 @@ def game_group(services: Services, adapter: GameAdapter) -> app_commands.Group:
 
     @group.command(name="abort", description=described("cmd.abort"))
     async def abort(interaction: discord.Interaction) -> None:
-        await tables.abort(interaction, await game_here(tables, interaction, kind, lobby_too=True))
+        await tables.ask_abort(interaction, await game_here(tables, interaction, kind, lobby_too=True))
 
     group.command(name="start", description=described(f"{kind}.cmd.start"))(start_callback(services, adapter))
     return group

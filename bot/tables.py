@@ -27,6 +27,7 @@ from bot.records import ResultsChart, score_chart
 from bot.refusals import CANNOT_DM, Refusal, due_for_repost, refusal, retire, transient
 from bot.replays import match_animation
 from bot.replies import language, reply
+from bot.replies import replace as replace_panel
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
 from games.core import BACK, LEAVE, STAND_IN, Event, GameError
 
@@ -41,6 +42,9 @@ CHART_PART = "chart"
 ROBOT_MOVE = "robot"
 # The outbox part naming the table message when it is posted anew (see ``_post_table``).
 TABLE_PART = "table"
+# The buttons of the question ``/<game> abort`` asks.
+ABORT = "abort"
+KEEP_PLAYING = "keep"
 
 
 @dataclass(frozen=True)
@@ -1257,19 +1261,40 @@ class TableService:
         told = standins.back_events(table.seats[seat])
         return await self._apply(table, seat, standins.back(), by_timeout=False, told=told)
 
+    @staticmethod
+    def check_abort(interaction: discord.Interaction, row: GameRow | None) -> GameRow:
+        """Whoever behind ``interaction`` may close the game: its host, or someone who may manage
+        its channel, from that channel (so the permissions are that channel's)."""
+        if row is None or row.status not in ("lobby", "running"):
+            raise GameError("error.game_not_running")
+        check_origin(interaction, row, private=False)
+        if not (row.host_id == interaction.user.id or interaction.permissions.manage_channels):
+            raise GameError("error.abort_not_allowed")
+        return row
+
+    async def ask_abort(self, interaction: discord.Interaction, game_id: int) -> None:
+        """``/<game> abort``: whoever may close the game is asked, privately, to confirm it."""
+        row = self.check_abort(interaction, await self.store.game(game_id))
+        lang = language(interaction)
+        confirm = game_button(
+            row.id, ABORT, t(lang, "common.abort.confirm"), style=discord.ButtonStyle.danger, emoji="🛑"
+        )
+        keep = game_button(row.id, KEEP_PLAYING, t(lang, "common.abort.keep"), emoji="▶️")
+        await reply(interaction, t(lang, "common.abort.question"), view=component_view([confirm, keep]))
+
+    @staticmethod
+    async def keep_playing(interaction: discord.Interaction) -> None:
+        """**Keep playing** on the question: the question goes, the game goes on."""
+        await replace_panel(interaction, t(language(interaction), "common.abort.kept"))
+
     async def abort(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Close the game at once, with no result: the question's **Abort**, or a lobby's **Cancel**
+        (each checked again here: the game may have ended, or the click be forged)."""
         async with self.lock(game_id):
-            row = await self.store.game(game_id)
-            if row is None or row.status not in ("lobby", "running"):
-                raise GameError("error.game_not_running")
-            # From the game's own channel only, so the permissions below are that channel's.
-            check_origin(interaction, row, private=False)
+            row = self.check_abort(interaction, await self.store.game(game_id))
             member = interaction.user
-            allowed = row.host_id == member.id or interaction.permissions.manage_channels
-            if not allowed:
-                raise GameError("error.abort_not_allowed")
             await self.store.end(game_id, "aborted")
-            await reply(interaction, t(language(interaction), "common.aborted_ephemeral"))
+            await replace_panel(interaction, t(language(interaction), "common.aborted_ephemeral"))
             channel = await self.channel(row.channel_id)
             if channel is not None and row.message_id is not None:
                 text = t(language_of(row.locale), "common.aborted", mention=member.mention)

@@ -9,6 +9,7 @@ import discord
 from bot.playground.world import close_dms
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import NAMES, components
+from tests.bot.forging import forge_click
 
 
 def ephemeral_text(result) -> str:
@@ -253,10 +254,26 @@ async def test_abort_is_for_the_host_or_channel_managers(simcord_env, database):
 
     managers = driver.guild.create_role("mods", permissions=discord.Permissions(manage_channels=True))
     moderator = driver.guild.add_member(simcord_env.create_user("mod"), roles=[managers])
-    await moderator.slash(driver.channel, "bue abort")
+    question = await moderator.slash(driver.channel, "bue abort")
+    assert question.response.ephemeral and "Abort this game?" in question.response.content
+    kept = await moderator.click(question.response, label="Keep playing")
+    assert kept.response.content == "The game goes on." and not kept.response.components
+    assert driver.status() == "running"
+
+    question = await moderator.slash(driver.channel, "bue abort")
+    confirm = next(c.custom_id for c in components(question.response) if c.label == "Abort")
+    forged = await forge_click(
+        simcord_env, driver.members[1], driver.channel, driver.table_message(), confirm
+    )
+    assert "Only the host" in ephemeral_text(forged)
+    assert driver.status() == "running"
+    closed = await moderator.click(question.response, label="Abort")
+    assert closed.response.content == "The game is closed." and not closed.response.components
     assert driver.status() == "aborted"
     assert "closed by" in driver.table_message().content
     assert driver.table_message().components == []
+    again = await forge_click(simcord_env, moderator, driver.channel, driver.table_message(), confirm)
+    assert "not running any more" in ephemeral_text(again)
 
 
 async def test_an_illegal_swap_back_is_refused_and_changes_nothing(simcord_env, database):
