@@ -102,7 +102,8 @@ def test_the_hands_picture_numbers_each_card_says_who_sees_it_and_which_card_a_m
     # The captions (a card's own letters are drawn on the card's sprite, a canvas of its own).
     captions = [(words, size) for drawn_on, words, size in written if drawn_on is canvas]
     up, hidden = t(language, "bue.hand.face_up"), t(language, "bue.hand.hidden")
-    assert [words for words, _ in captions] == ["1", up, "2", hidden, "3 → 1", hidden, "4", up, "5", hidden]
+    acts = t(language, "bue.hand.acts_on", position="3", target=1)  # "3: on 1"
+    assert [words for words, _ in captions] == ["1", up, "2", hidden, acts, hidden, "4", up, "5", hidden]
     assert canvas.faces == [slot["card"] for slot in SLOTS]
     assert cornered == [t(language, "bue.hand.gold_corner"), "", "", "", ""]  # gold, not by colour alone
     # Each caption fits under its card (a card twice the table's, and its gap), in every language.

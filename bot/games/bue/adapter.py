@@ -13,6 +13,9 @@ from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
 
+# The event of the cards everyone chose, revealed together once the last has chosen.
+REVEALED = "bue.event.revealed"
+
 
 class BueAdapter(TableSide):
     """Bué in Discord: the table, the hands, the exchange and reveal flows."""
@@ -143,7 +146,9 @@ class BueAdapter(TableSide):
             click.game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
         )
 
-    async def _play(self, click: Click, move: JSON, done: Callable[[Viewer, list[str]], str]) -> None:
+    async def _play(
+        self, click: Click, move: JSON, done: Callable[[Viewer, list[str], list[Event]], str]
+    ) -> None:
         """Play a move checked against the panel's stamp, then tell the player what it did for them."""
 
         def action(table: Table, seat: int) -> JSON:
@@ -156,7 +161,7 @@ class BueAdapter(TableSide):
             private = [
                 line for e in events if e.seats and e.visible_to(seat) if (line := self.describe(e, viewer))
             ]
-            text = done(viewer, private)
+            text = done(viewer, private, events)
             # The channel does not call the player who just moved; tell them here if it is their move again.
             if seat in table.game.required_to_act():
                 text += "\n" + viewer.t("common.your_move_again", table=table.link(viewer.language))
@@ -165,7 +170,7 @@ class BueAdapter(TableSide):
         await click.service.act(click.interaction, click.game_id, action, answer)
 
     @staticmethod
-    def _what_happened(viewer: Viewer, private: list[str]) -> str:
+    def _what_happened(viewer: Viewer, private: list[str], events: list[Event]) -> str:
         return "\n".join(private) or viewer.t("common.done")
 
     async def _exchange_with_deck(self, click: Click) -> None:
@@ -181,7 +186,13 @@ class BueAdapter(TableSide):
         await self._play(
             click,
             {"type": "reveal", "position": position},
-            lambda viewer, _: viewer.t("bue.panel.reveal_done", position=position + 1),
+            # The last to choose sees the cards revealed at once: theirs is face up already.
+            lambda viewer, _, events: viewer.t(
+                "bue.panel.revealed_now"
+                if any(e.key == REVEALED for e in events)
+                else "bue.panel.reveal_done",
+                position=position + 1,
+            ),
         )
 
     async def _shuffle(self, click: Click) -> None:

@@ -119,7 +119,7 @@ class TableSide(GameAdapter):
             canvas.face(box, card_label(code), code, fill, ink, HIGHLIGHT if revealed else None, gold)
             number = str(position + 1)
             if position in multipliers:
-                number += f" → {multipliers[position] + 1}"
+                number = viewer.t("bue.hand.acts_on", position=number, target=multipliers[position] + 1)
             centre, below = left + CARD_W, HAND_MARGIN + 2 * CARD_H
             canvas.text((centre, below + 12), number, 36, INK, anchor="ma")
             state = viewer.t("bue.hand.face_up" if revealed else "bue.hand.hidden")
@@ -207,10 +207,17 @@ class TableSide(GameAdapter):
         # The cards are shown by the picture alone (a list here would show the hand twice); the
         # picture's alt text lists them for a screen reader, or a client that shows no pictures.
         total = view["best"]["total"]
-        embed.add_field(
-            name=viewer.t("bue.hand.total_name"),
-            value=viewer.t("bue.hand.total", total=total, distance=abs(total - 50)),
+        away = (
+            "bue.hand.total"
+            if total < 50
+            else "bue.hand.total_over"
+            if total > 50
+            else "bue.hand.total_exact"
         )
+        lines = [viewer.t(away, total=total, distance=abs(total - 50))]
+        if view["best"].get("multipliers"):
+            lines.append(viewer.t("bue.hand.multipliers"))
+        embed.add_field(name=viewer.t("bue.hand.total_name"), value="\n".join(lines))
         if view.get("my_reveal") is not None:
             embed.add_field(name=viewer.t("bue.hand.reveal_chosen_name"), value=str(view["my_reveal"] + 1))
         embed.set_image(url="attachment://bue-hand.png")
