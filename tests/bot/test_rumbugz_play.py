@@ -414,3 +414,28 @@ async def test_a_plyt_taken_off_the_table_is_laid_again_the_same_turn(simcord_en
     assert "PLYT" in panel.response.embeds[0].description
     await driver.lay(0, lay, suggested=False, on=panel.response)
     assert driver.state().to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("language", ["en", "it", "fr"])
+def test_a_change_that_only_adds_says_so_and_the_discard_pile_reads_in_words(language: str) -> None:
+    from bot.adapter import Viewer
+    from bot.games.rumbugz.adapter import ADAPTER
+    from bot.i18n import t
+    from games.core import Event
+
+    viewer = Viewer(language, ["anna", "bruno"])
+    params = {"seat": 0, "sequence": 1, "owner_seat": 1, "added": ["6a"], "removed": []}
+    line = ADAPTER.describe(Event("rumbugz.event.changed", params), viewer)
+    assert line == t(
+        language, "rumbugz.ui.changed_adding", seat="anna", sequence=1, owner_seat="bruno", added="6"
+    )
+    game, _ = RumBugz.begin(2, {}, 3)
+    view = game.view(None)
+    footer = ADAPTER.table(view, viewer, 1).embeds[0].footer.text
+    top = view["discard_top"]
+    pile = (
+        t(language, "rumbugz.ui.discard_pile", bug=ADAPTER.label(top, viewer), count=view["discard_count"])
+        if top
+        else t(language, "rumbugz.ui.discard_pile_empty")
+    )
+    assert footer.endswith(pile), footer

@@ -22,6 +22,9 @@ from games.rumbugz.robot import RumBugzRobot
 TILE_W, TILE_H, TILE_GAP = 46, 62, 4
 HAND_TILE_W, HAND_TILE_H, HAND_PER_ROW = 70, 90, 10
 SEQUENCE_GAP = 26
+# A change to a sequence, and its line when it only adds Bugz.
+CHANGED = "rumbugz.event.changed"
+CHANGED_ADDING = "rumbugz.ui.changed_adding"
 IMAGE_W = 1000
 MARGIN = 20
 NUMBER_FACE, NUMBER_INK = (250, 244, 228), (36, 64, 44)
@@ -62,9 +65,13 @@ class TableSide(GameAdapter):
             params["values"] = entries_text(
                 zip(event.params["bugz"], event.params["values"], strict=True), viewer
             )
-        if event.params.get("removed") == []:
-            params["removed"] = viewer.t("rumbugz.ui.nothing")
         return params
+
+    def describe(self, event: Event, viewer: Viewer) -> str | None:
+        if event.key == CHANGED and event.params.get("removed") == []:
+            # A change that only adds says so, rather than "takes off nothing".
+            return viewer.t(CHANGED_ADDING, **self.event_params(event, viewer))
+        return super().describe(event, viewer)
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         if event.key != "rumbugz.event.match_won":
@@ -254,7 +261,11 @@ class TableSide(GameAdapter):
                 "rumbugz.ui.footer",
                 bag=view["bag_count"],
                 refills=view["refills_left"],
-                discard=f"{bug_text(top, viewer)} ({view['discard_count']})" if top else "—",
+                discard=viewer.t(
+                    "rumbugz.ui.discard_pile", bug=bug_text(top, viewer), count=view["discard_count"]
+                )
+                if top
+                else viewer.t("rumbugz.ui.discard_pile_empty"),
             )
         )
         embed.set_image(url="attachment://rumbugz-table.png")
