@@ -337,7 +337,7 @@ def history_command(services: Services) -> app_commands.Command:  # type: ignore
             open_button(match.game_id, t(lang, "replay.history_button", number=number))
             for number, match in enumerate(matches, start=1)
         ]
-        embed = history_embed(lang, kind, matches)
+        embed = history_embed(lang, kind, matches, services.tables.links.to_discord)
         await reply(interaction, embeds=[embed], view=component_view(replays), ephemeral=False)
 
     return history

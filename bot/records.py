@@ -220,8 +220,9 @@ async def stats_embed(
 # ---------------------------------------------------------------------- /history
 
 
-def match_text(language: str, match: FinishedMatch, number: int) -> str:
-    """An entry of /history, numbered as its replay button is."""
+def match_text(language: str, match: FinishedMatch, number: int, linked: bool = True) -> str:
+    """An entry of /history, numbered as its replay button is, with a link to its results where
+    links open (``linked``)."""
     left = t(language, "common.left_mark")
     players = " · ".join(
         (f"{MEDAL} **{seat.name}**" if seat.won else seat.name)
@@ -229,7 +230,7 @@ def match_text(language: str, match: FinishedMatch, number: int) -> str:
         + (f" {left}" if seat.gone else "")
         for seat in match.seats
     )
-    link = t(language, "stats.history_link", url=match.jump_url) if match.jump_url else ""
+    link = t(language, "stats.history_link", url=match.jump_url) if match.jump_url and linked else ""
     heading = f"`{number}.` **{game_title(language, match.kind)}** · {discord_time(match.finished_at)}"
     return f"{heading} {link}\n{players}"
 
@@ -244,8 +245,11 @@ def within_limit(parts: Sequence[str], separator: str, limit: int = EMBED_DESCRI
     return separator.join(kept)
 
 
-def history_embed(language: str, kind: str | None, matches: Sequence[FinishedMatch]) -> discord.Embed:
-    """The last finished matches, of one game or of all, newest first."""
+def history_embed(
+    language: str, kind: str | None, matches: Sequence[FinishedMatch], linked: bool = True
+) -> discord.Embed:
+    """The last finished matches, of one game or of all, newest first; with links to their results
+    where they open (``linked``: not in the playground, ``Settings.discord_links``)."""
     return discord.Embed(
         title=t(
             language,
@@ -253,7 +257,8 @@ def history_embed(language: str, kind: str | None, matches: Sequence[FinishedMat
             game=game_title(language, kind) if kind else t(language, "common.all_games"),
         ),
         description=within_limit(
-            [match_text(language, match, number) for number, match in enumerate(matches, start=1)], "\n\n"
+            [match_text(language, match, number, linked) for number, match in enumerate(matches, start=1)],
+            "\n\n",
         ),
         colour=discord.Colour.blurple(),
     )

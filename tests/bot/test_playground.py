@@ -175,3 +175,14 @@ async def test_no_link_the_page_cannot_open_and_names_where_it_cannot_draw_a_men
         shown += [embed.description or "" for message in channel.history() for embed in message.embeds]
         assert "`/rummikub table`" in "\n".join(shown)
         assert not [text for text in shown if "discord.com" in text]
+
+
+def test_history_links_to_results_only_where_links_open():
+    from bot.records import history_embed
+    from bot.store.store import FinishedMatch, MatchSeat
+
+    seats = [MatchSeat("Anna", 50, True, False), MatchSeat("🤖 Hard 1", 0, False, False)]
+    match = FinishedMatch(1, "bue", 5, 6, 7, 1_700_000_000.0, seats)
+    assert "discord.com/channels/5/6/7" in history_embed("en", None, [match]).description
+    in_the_playground = history_embed("en", None, [match], linked=False).description
+    assert "discord.com" not in in_the_playground and "Anna" in in_the_playground
