@@ -1050,7 +1050,11 @@ class TableService:
             await self.store.set_message(table.row.id, message.id)
             table.row = replace(table.row, message_id=message.id)
         if repost.old is not None and not repost.gone:
-            pointer = t(language_of(table.row.locale), "common.table_moved", url=table.jump_url())
+            pointer = t(
+                language_of(table.row.locale),
+                "common.table_moved",
+                table=table.link(language_of(table.row.locale)),
+            )
             await retire(channel, repost.old, pointer)
         return await self.store.mark_delivered(pending, TABLE_PART)
 
