@@ -381,7 +381,8 @@ async def test_a_simulated_day_with_discord_s_limits_loses_and_repeats_nothing(
         refused = driver_type(simcord_env, database, players=1)
         turns = await play_a_day(simcord_env, refused, faults=True)
         lines, hands = seen_lines(refused), len(refused.dm_messages(0))
-        await refused.members[0].slash(refused.channel, f"{engine.name} abort")  # its day is over
+        question = await refused.members[0].slash(refused.channel, f"{engine.name} abort")  # its day is over
+        await refused.members[0].click(question.response, label="Abort")
         assert len(turns) >= 2
         assert "posted anew" in caplog.text and "deferred" in caplog.text
     # The same day (the same seed, the same moves), with nothing refused: the same lines, the
@@ -405,7 +406,7 @@ async def test_a_join_in_a_lobby_older_than_the_rule_is_confirmed_and_the_lobby_
 
     assert "You joined" in ephemeral_text(joined)
     new_lobby = driver.channel.last_message
-    assert new_lobby.id != lobby.id and bruno.mention in new_lobby.embeds[0].fields[0].value
+    assert new_lobby.id != lobby.id and bruno.name in new_lobby.embeds[0].fields[0].value
     assert not components(message_by_id(driver, lobby.id))
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
 
@@ -415,7 +416,8 @@ async def test_an_abort_discord_will_not_edit_into_the_table_is_said_below(simco
     simcord_env.inject_error(
         "PATCH", f"/channels/{driver.channel.id}/messages/{driver.table_id()}", **TOO_MANY_OLD_EDITS
     )
-    answer = await driver.members[0].slash(driver.channel, "rummikub abort")
+    question = await driver.members[0].slash(driver.channel, "rummikub abort")
+    answer = await driver.members[0].click(question.response, label="Abort")
     assert "went wrong" not in ephemeral_text(answer)
     assert driver.status() == "aborted"
     assert "game was closed" in driver.channel.last_message.content
