@@ -64,13 +64,16 @@ class Rendered:
 class Links:
     """How a message points at a game's table: a link to the table message on Discord, or, where
     Discord's pages cannot open (``Settings.discord_links``: the playground), the command that
-    shows the table again."""
+    shows the table again; or, for what only the table message shows (``message``: Serie Bum!'s
+    faces, which its copy hides), that message above."""
 
     to_discord: bool = True
 
-    def table(self, language: str, kind: str, url: str) -> str:
+    def table(self, language: str, kind: str, url: str, *, message: bool = False) -> str:
         if self.to_discord:
             return t(language, "common.link.table", url=url)
+        if message:
+            return t(language, "common.link.table_above")
         return f"`/{kind} table`"
 
 
@@ -136,9 +139,9 @@ class Table:
     def jump_url(self) -> str:
         return f"https://discord.com/channels/{self.row.guild_id}/{self.row.channel_id}/{self.row.message_id}"
 
-    def link(self, language: str) -> str:
+    def link(self, language: str, *, message: bool = False) -> str:
         """The table message, as a message in ``language`` points at it (``Links``)."""
-        return self.links.table(language, self.row.kind, self.jump_url())
+        return self.links.table(language, self.row.kind, self.jump_url(), message=message)
 
 
 def component_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:

@@ -186,3 +186,14 @@ def test_history_links_to_results_only_where_links_open():
     assert "discord.com/channels/5/6/7" in history_embed("en", None, [match]).description
     in_the_playground = history_embed("en", None, [match], linked=False).description
     assert "discord.com" not in in_the_playground and "Anna" in in_the_playground
+
+
+def test_what_only_the_table_message_shows_is_pointed_at_above_not_at_a_copy():
+    """Serie Bum!'s ``/seriebum table`` copy hides the faces: a panel about a face-up tile points
+    at the table message itself, a link on Discord, "above" in the playground."""
+    from bot.adapter import Links
+
+    url = "https://discord.com/channels/1/2/3"
+    assert url in Links().table("en", "seriebum", url, message=True)
+    assert Links(False).table("en", "seriebum", url) == "`/seriebum table`"
+    assert Links(False).table("en", "seriebum", url, message=True) == "its message above"

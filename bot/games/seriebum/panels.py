@@ -189,7 +189,7 @@ class Panels(TableSide):
             return viewer.t("seriebum.panel.turn_over", table=table.link(viewer.language)), []
         if phase in (FLIP, FLIP_SECOND) and not (moving and "move" in actions):
             key = "seriebum.panel.flip" if phase == FLIP else "seriebum.panel.flip_second"
-            return viewer.t(key, table=table.link(viewer.language)), self._flip_panel(
+            return viewer.t(key, table=table.link(viewer.language, message=True)), self._flip_panel(
                 view, viewer, game_id, column
             )
         if phase in CHOICE_PROMPTS:
