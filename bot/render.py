@@ -53,6 +53,36 @@ PALETTE_SIZE = 256
 TEXT_LEVELS = 16  # coverage levels of a text pixel in a palette image: 0 (none) to 15 (full)
 PICTURES_KEPT = 128  # encoded pictures kept by what they were drawn from, about 40 KiB each
 
+
+# ---------------------------------------------------------------------------- display size
+
+
+@dataclass(frozen=True)
+class DisplayBox:
+    """The box a client shows a picture in: scaled down to fit it, keeping its shape, never up.
+    Where the numbers come from: README, "Development", "What a picture looks like in Discord"."""
+
+    width: int
+    height: int
+
+    def scale(self, size: tuple[int, int]) -> float:
+        """How much a picture of ``size`` pixels is scaled to be shown in this box."""
+        return min(1.0, self.width / size[0], self.height / size[1])
+
+
+# An embed's image on desktop: Discord shows it within 400 x 300, SimCord's preview within
+# 400 x 280; the smaller of the two.
+DESKTOP = DisplayBox(400, 280)
+# The same image on a phone 360 px wide: the message gutter and the embed's frame leave 250.
+PHONE = DisplayBox(250, 280)
+# The smallest text that carries game information (a number, a name, a score), in pixels of
+# its digits' height at display size.
+SMALLEST_GLYPH = {DESKTOP: 12.0, PHONE: 9.0}
+# Pictures are drawn at twice the size they are shown: sharp on high-density screens and when
+# opened full size.
+DRAWN_SCALE = 2
+PICTURE_W, PICTURE_H = DRAWN_SCALE * DESKTOP.width, DRAWN_SCALE * DESKTOP.height
+
 _exact: ContextVar[bool] = ContextVar("exact_colours", default=False)
 
 
@@ -80,6 +110,35 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 # ---------------------------------------------------------------------------- text
+
+_drawn_sizes: ContextVar[list[int] | None] = ContextVar("drawn_sizes", default=None)
+
+
+@contextmanager
+def text_sizes() -> Iterator[list[int]]:
+    """The font size of every text the canvases made inside draw (labels of cards included):
+    how tests and the bench measure the smallest text of a picture."""
+    sizes: list[int] = []
+    token = _drawn_sizes.set(sizes)
+    try:
+        yield sizes
+    finally:
+        _drawn_sizes.reset(token)
+
+
+def _record(size: int) -> None:
+    sizes = _drawn_sizes.get()
+    if sizes is not None:
+        sizes.append(size)
+
+
+@cache
+def glyph_height(size: int) -> int:
+    """How tall a text of this font size is, in pixels: the height of its digits (as tall as
+    its capitals), which every number, name and score on a picture has."""
+    _, top, _, bottom = font(size).getbbox("0123456789", anchor="ls")
+    return int(bottom - top)
+
 
 # The font has no emoji: marks the bot itself puts in names are drawn with a glyph it has.
 DRAWN_AS = str.maketrans({"🤖": "⚙"})
@@ -349,6 +408,7 @@ class Canvas:
         anchor: str = "la",
     ) -> None:
         text = drawable(text)
+        _record(size)
         if self.exact:
             self._draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
             self._mark(self._draw.textbbox(xy, text, font=font(size), anchor=anchor))
@@ -390,6 +450,9 @@ class Canvas:
     # ------------------------------------------------------------------ cards and tiles
 
     def _shape(self, shape: Shape, left: int, top: int) -> None:
+        if _drawn_sizes.get() is not None:  # a pasted sprite draws no text: count its own
+            for _, _, size, _, _ in shape.texts():
+                _record(size)
         x0, y0, x1, y1 = _reach(shape)
         area = (left + x0, top + y0, left + x1, top + y1)
         under = self._background_under(area)
