@@ -14,7 +14,6 @@ from bot.render import DESKTOP, PHONE, SMALLEST_GLYPH, DisplayBox
 from tests.bot.image_references import SEEDS
 from tests.bot.image_states import GAMES, measured, pictures
 
-
 # Games whose pictures are not yet drawn for their box (issue 31, in progress).
 NOT_YET = {"bue", "rummikub", "seriebum", "rumbugz"}
 

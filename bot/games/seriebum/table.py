@@ -245,12 +245,6 @@ class TableSide(GameAdapter):
             self._table_items(view, viewer, game_id),
         )
 
-    def table_copy(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
-        """The table for ``/seriebum table``: a reply nobody edits would keep flipped tiles in view
-        after they are covered, so it shows where they are, not what they are."""
-        cells = [{**cell, "tile": None} for cell in view["cells"]]
-        return self.table({**view, "cells": cells}, viewer, game_id)
-
     def _table_items(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
         if view["finished"]:
             return []
