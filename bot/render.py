@@ -77,11 +77,14 @@ DESKTOP = DisplayBox(400, 280)
 PHONE = DisplayBox(250, 280)
 # The smallest text that carries game information (a number, a name, a score), in pixels of
 # its digits' height at display size.
-SMALLEST_GLYPH = {DESKTOP: 12.0, PHONE: 9.0}
+SMALLEST_GLYPH = {DESKTOP: 12.0, PHONE: 8.0}
 # Pictures are drawn at twice the size they are shown: sharp on high-density screens and when
 # opened full size.
 DRAWN_SCALE = 2
 PICTURE_W, PICTURE_H = DRAWN_SCALE * DESKTOP.width, DRAWN_SCALE * DESKTOP.height
+# The smallest font a picture PICTURE_W wide may use: its digits are 13 px tall on desktop and
+# 8 px on a phone (``tests/bot/test_picture_size.py``).
+MIN_FONT = 36
 
 _exact: ContextVar[bool] = ContextVar("exact_colours", default=False)
 
@@ -206,10 +209,14 @@ class Face:
     ink: Colour
     outline: Colour
     corner: str
+    label_size: int = 0  # 0: from the height
+    mark: str = ""  # a shape (``MARKS``) in the top left corner: the colour told by a shape too
 
     def texts(self) -> list[TextLine]:
-        size = max(12, int(self.height * (0.42 if len(self.label) <= 2 else 0.32)))
-        lines: list[TextLine] = [((self.width / 2, self.height / 2), self.label, size, self.ink, "mm")]
+        size = self.label_size or max(12, int(self.height * (0.42 if len(self.label) <= 2 else 0.32)))
+        # A marked face's label sits a little low, under its mark.
+        middle = self.height / 2 + (self.height / 10 if self.mark else 0)
+        lines: list[TextLine] = [((self.width / 2, middle), self.label, size, self.ink, "mm")]
         if self.corner:
             lines.append(((6, 4), self.corner, max(10, size // 3), self.ink, "la"))
         return lines
@@ -218,6 +225,9 @@ class Face:
         box = (left, top, left + self.width, top + self.height)
         radius = max(4, self.width // 8)
         canvas.rounded_rectangle(box, radius, fill=self.fill, outline=self.outline, width=2)
+        if self.mark:
+            side = max(10, min(self.width, self.height) // 3)
+            canvas.mark(self.mark, (left + 5, top + 5, left + 5 + side, top + 5 + side), self.ink)
         canvas.texts(self.texts(), left, top)
 
 
@@ -228,9 +238,12 @@ class Back:
     width: int
     height: int
     label: str
+    label_size: int = 16
 
     def texts(self) -> list[TextLine]:
-        return [((self.width / 2, self.height / 2), self.label, 16, MUTED, "mm")] if self.label else []
+        if not self.label:
+            return []
+        return [((self.width / 2, self.height / 2), self.label, self.label_size, MUTED, "mm")]
 
     def draw(self, canvas: Canvas, left: int, top: int) -> None:
         radius = max(4, self.width // 8)
@@ -243,6 +256,10 @@ class Back:
 
 
 Shape = Face | Back
+
+# The shapes that tell colours apart without the colour (``Face.mark``), with the symbol the
+# texts write beside the colour's name.
+MARKS = {"circle": "●", "triangle": "▲", "square": "■", "diamond": "◆", "bar": "▬"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -390,6 +407,28 @@ class Canvas:
         self._draw.ellipse(tuple(box), fill=self.ink(fill))
         self._mark(box)
 
+    def polygon(self, points: Sequence[float], fill: Colour) -> None:
+        self._draw.polygon(tuple(points), fill=self.ink(fill))
+        self._mark(points)
+
+    def mark(self, shape: str, box: Sequence[float], fill: Colour) -> None:
+        """One of ``MARKS`` filling ``box``."""
+        x0, y0, x1, y1 = box
+        xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+        if shape == "circle":
+            self.ellipse(box, fill)
+        elif shape == "square":
+            inset = (x1 - x0) / 10
+            self.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill)
+        elif shape == "triangle":
+            self.polygon((xm, y0, x1, y1, x0, y1), fill)
+        elif shape == "diamond":
+            self.polygon((xm, y0, x1, ym, xm, y1, x0, ym), fill)
+        elif shape == "bar":  # a flat bar: the fifth mark
+            self.rectangle((x0, ym - (y1 - y0) / 5, x1, ym + (y1 - y0) / 5), fill)
+        else:
+            raise ValueError(shape)
+
     def line(self, points: Sequence[float], fill: Colour, width: int = 1) -> None:
         self._draw.line(tuple(points), fill=self.ink(fill), width=width)
         self._mark(points, spread=width)
@@ -483,16 +522,19 @@ class Canvas:
         ink: Colour = INK,
         outline: Colour | None = None,
         corner: str = "",
+        label_size: int = 0,
+        mark: str = "",
     ) -> None:
         """A card or tile face up; ``code`` is recorded as shown."""
         x0, y0, x1, y1 = box
-        self._shape(Face(x1 - x0, y1 - y0, label, fill, ink, outline or INK, corner), x0, y0)
+        face = Face(x1 - x0, y1 - y0, label, fill, ink, outline or INK, corner, label_size, mark)
+        self._shape(face, x0, y0)
         self.faces.append(code)
 
-    def back(self, box: tuple[int, int, int, int], label: str = "") -> None:
+    def back(self, box: tuple[int, int, int, int], label: str = "", label_size: int = 16) -> None:
         """A card or tile face down: never anything that tells what it is."""
         x0, y0, x1, y1 = box
-        self._shape(Back(x1 - x0, y1 - y0, label), x0, y0)
+        self._shape(Back(x1 - x0, y1 - y0, label, label_size), x0, y0)
 
     # ------------------------------------------------------------------ output
 
