@@ -482,6 +482,16 @@ class Canvas:
             lut = self._text_luts[under, ink] = bytes(indexes).ljust(256, b"\0")
         return lut
 
+    def wrapped(self, text: str, size: int, width: float) -> list[str]:
+        """``text`` in lines no wider than ``width`` (a word longer than that alone on its line)."""
+        lines: list[str] = []
+        for word in text.split():
+            if lines and self.text_length(f"{lines[-1]} {word}", size) <= width:
+                lines[-1] += f" {word}"
+            else:
+                lines.append(word)
+        return lines
+
     def texts(self, lines: Iterable[TextLine], left: int, top: int) -> None:
         for (x, y), text, size, ink, anchor in lines:
             self.text((left + x, top + y), text, size, ink, anchor)
