@@ -14,15 +14,10 @@ from bot.render import DESKTOP, PHONE, SMALLEST_GLYPH, DisplayBox
 from tests.bot.image_references import SEEDS
 from tests.bot.image_states import GAMES, measured, pictures
 
-# Games whose pictures are not yet drawn for their box (issue 31, in progress).
-NOT_YET = {"rumbugz"}
-
 
 @pytest.mark.parametrize("box", [DESKTOP, PHONE], ids=["desktop", "phone"])
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_smallest_text_reads_at_display_size(game: str, box: DisplayBox) -> None:
-    if game in NOT_YET:
-        pytest.xfail("not yet drawn for its box")
     too_small = {}
     drawn = 0
     for shown in pictures(game, SEEDS):
