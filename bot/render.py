@@ -51,6 +51,7 @@ FACES_CHUNK = "faces"
 
 PALETTE_SIZE = 256
 TEXT_LEVELS = 16  # coverage levels of a text pixel in a palette image: 0 (none) to 15 (full)
+ALT_TEXT_LIMIT = 1024  # characters of an attachment's description
 PICTURES_KEPT = 128  # encoded pictures kept by what they were drawn from, about 40 KiB each
 
 
@@ -620,6 +621,8 @@ def picture(
     ``alt_text`` is what Discord reads out, or shows, in place of the picture."""
     key = json.dumps([filename, _exact.get(), *drawn_from], default=_plain, ensure_ascii=False)
     png = PICTURES.png(key, lambda: _encoded(draw, drawn_from))
+    if alt_text is not None and len(alt_text) > ALT_TEXT_LIMIT:
+        alt_text = alt_text[: ALT_TEXT_LIMIT - 1] + "…"
     return discord.File(io.BytesIO(png), filename=filename, description=alt_text)
 
 

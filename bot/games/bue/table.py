@@ -208,7 +208,34 @@ class TableSide(GameAdapter):
                     emoji="👁️",
                 )
             )
-        return Rendered([embed], picture("bue-table.png", self.table_image, view, viewer), items)
+        table = picture(
+            "bue-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
+        )
+        return Rendered([embed], table, items)
+
+    @staticmethod
+    def _table_alt(view: JSON, viewer: Viewer) -> str:
+        """What the table's picture shows, in words: each player's cards (a hidden one by its
+        number only), the deck and the discard pile."""
+        lines = []
+        for seat in range(view["players"]):
+            if view["active"][seat]:
+                cards = " · ".join(
+                    card_label(slot["card"], viewer) if slot["card"] else f"{position + 1}. ?"
+                    for position, slot in enumerate(view["hands"][seat])
+                )
+                lines.append(f"{viewer.name(seat)}: {cards}")
+        top = view["discard_top"]
+        lines.append(
+            viewer.t(
+                "bue.table.footer",
+                deck=view["deck"],
+                discard=card_label(top, viewer) if top else "—",
+                dealer=viewer.name(view["dealer"]),
+                target=view["target"],
+            )
+        )
+        return "\n".join(lines)
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         seat = view["me"]

@@ -61,7 +61,8 @@ class HandSide(TableSide):
         if not codes:
             return Rendered([embed], None, items)
         embed.set_image(url="attachment://rumbugz-hand.png")
-        return Rendered([embed], picture("rumbugz-hand.png", self.hand_image, codes), items)
+        hand = picture("rumbugz-hand.png", self.hand_image, codes, alt_text=bugz_text(codes, viewer))
+        return Rendered([embed], hand, items)
 
     def _next_step(self, view: JSON, viewer: Viewer) -> str:
         seat = view["seat"]

@@ -288,9 +288,34 @@ class TableSide(GameAdapter):
         embed.set_image(url="attachment://rumbugz-table.png")
         return Rendered(
             [embed],
-            picture("rumbugz-table.png", self.table_image, view, viewer),
+            picture(
+                "rumbugz-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
+            ),
             self._table_buttons(view, viewer, game_id),
         )
+
+    @staticmethod
+    def _table_alt(view: JSON, viewer: Viewer) -> str:
+        """What the table's picture shows, in words: each player's completed kinds and sequences
+        (every Bug of them: the picture's "…" stands for Bugz its kind's step tells)."""
+        lines = []
+        for seat in range(view["players"]):
+            if view["removed"][seat]:
+                continue
+            completed = view["completed"][seat]
+            done = ", ".join(kind_name(kind, viewer) for kind in completed) or "—"
+            lines.append(
+                f"{viewer.name(seat)}: {viewer.t('rumbugz.ui.kinds', count=len(completed), kinds=done)}"
+            )
+            for sequence in view["table"]:
+                if sequence["owner"] == seat:
+                    caption = viewer.t(
+                        "rumbugz.ui.image.sequence",
+                        sequence=sequence["id"],
+                        kind=kind_name(sequence["kind"], viewer),
+                    )
+                    lines.append(f"{caption}: {entries_text(table_entries(sequence), viewer)}")
+        return "\n".join(lines)
 
     def _table_buttons(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
         """Everyone sees the same buttons: the step the turn is at, and Bid while bids are open."""

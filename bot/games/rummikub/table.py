@@ -186,7 +186,9 @@ class TableSide(GameAdapter):
             ),
             game_button(game_id, "draw", viewer.t("rummikub.ui.button.draw"), emoji="🎲"),
         ]
-        return Rendered([embed], picture("rummikub-table.png", self.table_image, view, viewer), items)
+        alt = "\n".join(sets) or viewer.t("rummikub.ui.empty_table")
+        table = picture("rummikub-table.png", self.table_image, view, viewer, alt_text=alt.replace("**", ""))
+        return Rendered([embed], table, items)
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         rack = view.get("rack", [])
@@ -201,7 +203,8 @@ class TableSide(GameAdapter):
                 name=viewer.t("rummikub.ui.initial_meld_name"), value=viewer.t("rummikub.ui.initial_meld")
             )
         embed.set_image(url="attachment://rummikub-rack.png")
-        return Rendered([embed], picture("rummikub-rack.png", self.rack_image, rack, viewer))
+        alt = self.labels(rack, viewer) or viewer.t("rummikub.ui.rack_empty")
+        return Rendered([embed], picture("rummikub-rack.png", self.rack_image, rack, viewer, alt_text=alt))
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         if event.key in ("rummikub.event.round_won", "rummikub.event.round_blocked"):

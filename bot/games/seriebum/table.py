@@ -55,6 +55,7 @@ SERIES_LINE_H = SMALL_H + 6
 PLAYER_HEADER_H = 48
 PLAYER_GAP = 10
 NAME_LENGTH = 12
+STATE_WORDS = {"up": "face_up", "seen": "seen"}  # a tile in view: how the alt text says it is
 
 
 class TableSide(GameAdapter):
@@ -219,9 +220,28 @@ class TableSide(GameAdapter):
         embed.set_image(url="attachment://seriebum-table.png")
         return Rendered(
             [embed],
-            picture("seriebum-table.png", self.table_image, view, viewer),
+            picture(
+                "seriebum-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
+            ),
             self._table_items(view, viewer, game_id),
         )
+
+    def _table_alt(self, view: JSON, viewer: Viewer) -> str:
+        """What the table's picture shows, in words: the tiles in view by their cells, then
+        each player's series."""
+        in_view = []
+        for cell in view["cells"]:
+            if cell["tile"] is not None:
+                state = viewer.t(f"seriebum.image.{STATE_WORDS[cell['state']]}")
+                in_view.append(f"{cell['cell']} {tile_label(cell['tile'], viewer)} ({state})")
+        lines = [" · ".join(in_view)] if in_view else []
+        for player in view["players"]:
+            series = [
+                f"{index + 1}. {tiles_text(series['tiles'], viewer)}"
+                for index, series in enumerate(player["series"])
+            ]
+            lines.append(f"{viewer.name(player['seat'])}: " + (" · ".join(series) or "—"))
+        return "\n".join(lines)
 
     def _table_items(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
         if view["finished"]:
