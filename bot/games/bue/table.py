@@ -71,12 +71,10 @@ class TableSide(GameAdapter):
         mark = GOLD_MARK if code.startswith("g") else ""
         canvas.face(box, card_label(code), code, fill, ink, mark=mark, **style)
 
-    def _draw_card(
-        self, canvas: Canvas, box: tuple[int, int, int, int], slot: Mapping[str, Any], position: int
-    ) -> None:
+    def _draw_card(self, canvas: Canvas, box: tuple[int, int, int, int], slot: Mapping[str, Any]) -> None:
         code = slot["card"]
-        if code is None:
-            canvas.back(box, str(position + 1), MIN_FONT)
+        if code is None:  # no number on it: at display size it read as the card's value
+            canvas.back(box)
             return
         self._face(canvas, box, code, label_size=MIN_FONT, outline=HIGHLIGHT if slot["revealed"] else None)
 
@@ -100,7 +98,7 @@ class TableSide(GameAdapter):
             canvas.text((MARGIN, top + 2 + LINE_H), points, MIN_FONT, MUTED)
             for position, slot in enumerate(view["hands"][seat]):
                 left = NAME_W + position * (CARD_W + GAP)
-                self._draw_card(canvas, (left, top, left + CARD_W, top + CARD_H), slot, position)
+                self._draw_card(canvas, (left, top, left + CARD_W, top + CARD_H), slot)
         # The deck with its count on its back; the discard pile under it.
         canvas.back((PILE_LEFT, MARGIN, PILE_LEFT + CARD_W, MARGIN + CARD_H), str(view["deck"]), MIN_FONT)
         discard_box = (PILE_LEFT, MARGIN + ROW_H, PILE_LEFT + CARD_W, MARGIN + ROW_H + CARD_H)
