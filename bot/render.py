@@ -215,19 +215,22 @@ class Face:
 
     def texts(self) -> list[TextLine]:
         size = self.label_size or max(12, int(self.height * (0.42 if len(self.label) <= 2 else 0.32)))
-        # A marked face's label sits a little low, under its mark.
-        middle = self.height / 2 + (self.height / 10 if self.mark else 0)
+        # A marked face's label sits lower, clear of its mark.
+        middle = self.height / 2 + (self._mark_side() / 2 - 1 if self.mark else 0)
         lines: list[TextLine] = [((self.width / 2, middle), self.label, size, self.ink, "mm")]
         if self.corner:
             lines.append(((6, 4), self.corner, max(10, size // 3), self.ink, "la"))
         return lines
+
+    def _mark_side(self) -> int:
+        return max(10, min(30, self.width // 3, self.height // 3))
 
     def draw(self, canvas: Canvas, left: int, top: int) -> None:
         box = (left, top, left + self.width, top + self.height)
         radius = max(4, self.width // 8)
         canvas.rounded_rectangle(box, radius, fill=self.fill, outline=self.outline, width=2)
         if self.mark:
-            side = max(10, min(self.width, self.height) // 3)
+            side = self._mark_side()
             canvas.mark(self.mark, (left + 5, top + 5, left + 5 + side, top + 5 + side), self.ink)
         canvas.texts(self.texts(), left, top)
 

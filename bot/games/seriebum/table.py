@@ -42,13 +42,13 @@ TILE_COLOURS: dict[str, tuple[Colour, Colour]] = {
 
 # The picture (issue 31), PICTURE_W x PICTURE_H at the least: the grid on the left, with its
 # column letters above and row numbers beside it; each player's name and series on the right.
-LABEL_W, LABEL_H = 30, 44
+LABEL_W, LABEL_H = 26, 44
 TILE_W, TILE_H, TILE_GAP_X, TILE_GAP_Y = 58, 90, 6, 11
 GRID_LEFT, GRID_TOP = LABEL_W + 4, LABEL_H
 SEEN_INSET = 5  # a remembered tile: its face inside its back
 RING = 4  # the ring around a tile face up now
-SERIES_LEFT = GRID_LEFT + len(COLUMNS) * (TILE_W + TILE_GAP_X) + 10
-SERIES_RIGHT = PICTURE_W - 6
+SERIES_LEFT = GRID_LEFT + len(COLUMNS) * (TILE_W + TILE_GAP_X) + 2
+SERIES_RIGHT = PICTURE_W - 4
 SMALL_W, SMALL_H = 51, 60  # a series' tiles, side by side
 SERIES_GAP = 14
 SERIES_LINE_H = SMALL_H + 6
@@ -122,15 +122,18 @@ class TableSide(GameAdapter):
     @staticmethod
     def _series_layout(player: JSON) -> list[tuple[str, int, int]]:
         """Each tile of a player's series with its (left, line): series side by side, a series
-        that does not fit on a line starting the next, and one longer than a line going on."""
+        that does not fit on a line starting the next, and one longer than a line cut in even
+        parts (a run of seven: four, then three)."""
+        per_line = (SERIES_RIGHT - SERIES_LEFT) // SMALL_W
         placed: list[tuple[str, int, int]] = []
         left, line = SERIES_LEFT, 0
         for series in player["series"]:
-            width = len(series["tiles"]) * SMALL_W
-            if left > SERIES_LEFT and left + width > SERIES_RIGHT:
+            tiles = series["tiles"]
+            if left > SERIES_LEFT and left + len(tiles) * SMALL_W > SERIES_RIGHT:
                 left, line = SERIES_LEFT, line + 1
-            for code in series["tiles"]:
-                if left + SMALL_W > SERIES_RIGHT:
+            part = -(-len(tiles) // -(-len(tiles) // per_line))
+            for index, code in enumerate(tiles):
+                if index and index % part == 0:
                     left, line = SERIES_LEFT, line + 1
                 placed.append((code, left, line))
                 left += SMALL_W
