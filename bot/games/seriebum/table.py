@@ -55,6 +55,8 @@ SERIES_LINE_H = SMALL_H + 6
 PLAYER_HEADER_H = 48
 PLAYER_GAP = 10
 NAME_LENGTH = 12
+# "B!", not "B": a cell's name on a back is a column's letter and a row's number.
+SPECIAL_SHORT = {JOLLY: "J", RUBA: "R", BUM: "B!"}
 STATE_WORDS = {"up": "face_up", "seen": "seen"}  # a tile in view: how the alt text says it is
 
 
@@ -79,11 +81,11 @@ class TableSide(GameAdapter):
             mark = TILE_MARKS[tile.colour] if tile.colour else ""
             canvas.face(box, str(tile.value), code, fill, ink, label_size=MIN_FONT, mark=mark)
             return
-        # A special says what it is in a word, or its initial where the word does not fit.
+        # A special says what it is in a word, or in short where the word does not fit.
         word = SPECIAL_WORDS[tile.kind]
         x0, _, x1, _ = box
         if canvas.text_length(word, MIN_FONT) > x1 - x0 - 6:
-            word = word[0]
+            word = SPECIAL_SHORT[tile.kind]
         canvas.face(box, word, code, fill, ink, label_size=MIN_FONT)
 
     def _draw_seen(self, canvas: Canvas, box: tuple[int, int, int, int], code: str) -> None:
