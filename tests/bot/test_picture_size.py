@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.adapter import Viewer
 from bot.render import DESKTOP, PHONE, SMALLEST_GLYPH, DisplayBox
+from games.bue import Bue
 from tests.bot.image_references import SEEDS
-from tests.bot.image_states import GAMES, measured, pictures
+from tests.bot.image_states import GAMES, NAMES, Picture, measured, pictures
 
 
 @pytest.mark.parametrize("box", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -37,3 +39,12 @@ def test_the_boxes_are_embed_images():
     assert DESKTOP.width <= 400 and DESKTOP.height <= 300
     assert PHONE.width < DESKTOP.width
     assert DESKTOP.scale((800, 560)) == 0.5 and PHONE.scale((800, 560)) == 250 / 800
+
+
+@pytest.mark.parametrize("box", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_bue_table_of_the_most_players_reads_too(box: DisplayBox) -> None:
+    # The seeded positions have up to six players; Bué takes ten, in flatter rows.
+    game = Bue.new(Bue.max_players, {}, 3)
+    names = [f"{name}{seat}" for seat, name in enumerate(NAMES * 2)][: Bue.max_players]
+    found = measured(Picture("bue", "table", "bue ten players", game.view(None), Viewer("fr", names)))
+    assert found is not None and found.smallest_glyph(box) >= SMALLEST_GLYPH[box]

@@ -30,6 +30,8 @@ NAME_W = 330
 NAME_LENGTH = 12
 PILE_LEFT = NAME_W + 5 * (CARD_W + GAP) + 6
 LINE_H = 42  # a line of text
+ROOMY_ROWS = 6  # more players: flatter rows
+FLAT_CARD_H, FLAT_NAME_LENGTH = 44, 6
 # The hand's picture: five large cards, under each its number and whether the others see it.
 HAND_CARD_W, HAND_CARD_H, HAND_PITCH = 148, 196, 158
 HAND_NUMBER_FONT = 40
@@ -80,25 +82,33 @@ class TableSide(GameAdapter):
 
     def table_image(self, view: JSON, viewer: Viewer) -> Canvas:
         """The players' cards, the deck and the discard pile; the round and the scores' words
-        are the message's text."""
+        are the message's text. Past ROOMY_ROWS players, rows are flatter (a line of text,
+        the dealer left to the message's footer) to keep the picture in its box."""
         seats = [seat for seat in range(view["players"]) if view["active"][seat]]
-        canvas = Canvas(PICTURE_W, max(2 * MARGIN + ROW_H * len(seats), 2 * MARGIN + 2 * ROW_H))
+        roomy = len(seats) <= ROOMY_ROWS
+        card_h, row_h = (CARD_H, ROW_H) if roomy else (FLAT_CARD_H, FLAT_CARD_H + 6)
+        canvas = Canvas(PICTURE_W, max(2 * MARGIN + row_h * len(seats), 2 * MARGIN + 2 * ROW_H))
         for index, seat in enumerate(seats):
-            top = MARGIN + index * ROW_H
+            top = MARGIN + index * row_h
             # Who is to act: a ring, a pointer and a colour.
             acting = seat in view["to_act"]
             if acting:
-                ring = (2, top - 3, NAME_W - 8, top + CARD_H + 3)
+                ring = (2, top - 3, NAME_W - 8, top + card_h + 3)
                 canvas.rounded_rectangle(ring, radius=10, outline=HIGHLIGHT, width=3)
-            name = ("▶ " if acting else "") + viewer.name(seat)[:NAME_LENGTH]
-            canvas.text((MARGIN, top + 2), name, MIN_FONT, HIGHLIGHT if acting else INK)
+            name = ("▶ " if acting else "") + viewer.name(seat)[: NAME_LENGTH if roomy else FLAT_NAME_LENGTH]
             points = viewer.t("bue.table.points", points=view["totals"][seat])
-            if seat == view["dealer"]:
-                points += " · " + viewer.t("bue.table.dealer")
-            canvas.text((MARGIN, top + 2 + LINE_H), points, MIN_FONT, MUTED)
+            if roomy:
+                canvas.text((MARGIN, top + 2), name, MIN_FONT, HIGHLIGHT if acting else INK)
+                if seat == view["dealer"]:
+                    points += " · " + viewer.t("bue.table.dealer")
+                canvas.text((MARGIN, top + 2 + LINE_H), points, MIN_FONT, MUTED)
+            else:
+                middle = top + card_h / 2
+                canvas.text((MARGIN, middle), name, MIN_FONT, HIGHLIGHT if acting else INK, "lm")
+                canvas.text((NAME_W - 14, middle), points, MIN_FONT, MUTED, "rm")
             for position, slot in enumerate(view["hands"][seat]):
                 left = NAME_W + position * (CARD_W + GAP)
-                self._draw_card(canvas, (left, top, left + CARD_W, top + CARD_H), slot)
+                self._draw_card(canvas, (left, top, left + CARD_W, top + card_h), slot)
         # The deck with its count on its back; the discard pile under it.
         canvas.back((PILE_LEFT, MARGIN, PILE_LEFT + CARD_W, MARGIN + CARD_H), str(view["deck"]), MIN_FONT)
         discard_box = (PILE_LEFT, MARGIN + ROW_H, PILE_LEFT + CARD_W, MARGIN + ROW_H + CARD_H)
