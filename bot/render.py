@@ -216,7 +216,7 @@ class Face:
     def texts(self) -> list[TextLine]:
         size = self.label_size or max(12, int(self.height * (0.42 if len(self.label) <= 2 else 0.32)))
         # A marked face's label sits lower, clear of its mark.
-        middle = self.height / 2 + (self._mark_side() / 2 - 1 if self.mark else 0)
+        middle = self.height / 2 + (self._mark_side() / 2 + 1 if self.mark else 0)
         lines: list[TextLine] = [((self.width / 2, middle), self.label, size, self.ink, "mm")]
         if self.corner:
             lines.append(((6, 4), self.corner, max(10, size // 3), self.ink, "la"))
@@ -231,7 +231,7 @@ class Face:
         canvas.rounded_rectangle(box, radius, fill=self.fill, outline=self.outline, width=2)
         if self.mark:
             side = self._mark_side()
-            canvas.mark(self.mark, (left + 5, top + 5, left + 5 + side, top + 5 + side), self.ink)
+            canvas.mark(self.mark, (left + 4, top + 4, left + 4 + side, top + 4 + side), self.ink)
         canvas.texts(self.texts(), left, top)
 
 

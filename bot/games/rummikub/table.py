@@ -17,11 +17,11 @@ from games.rummikub.robot import RummikubRobot
 
 # The pictures (issue 31), PICTURE_W wide: the sets in rows, each after its number; the rack in
 # rows of RACK_ROW tiles.
-TILE_W, TILE_H, TILE_GAP = 50, 64, 3
+TILE_W, TILE_H, TILE_GAP = 50, 54, 3
 SET_GAP = 12
 NUMBER_GAP = 4  # between a set's number and its first tile
 MARGIN = 10
-ROW_GAP = 12
+ROW_GAP = 8
 LINE_H = 46  # a line of text
 RACK_ROW = 10  # on a phone too: a rack's tiles are larger than the table's
 RACK_W, RACK_H, RACK_FONT = 74, 94, 52
