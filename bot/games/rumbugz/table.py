@@ -33,7 +33,8 @@ BADGES_W = 4 * BADGE_W - 20 + 3 * 6 + 12
 SEQUENCE_LINE_H = TILE_H + 4
 SEQUENCE_GAP = 12
 NUMBER_GAP = 2
-BAND_GAP = 6
+BAND_GAP = 4
+BAND_INSET = 3  # from a band's top to its first line
 SHOWN_IN_FULL = 4  # a sequence this long or shorter shows every Bug
 MARGIN = 8
 NAME_LENGTH = 12
@@ -184,7 +185,7 @@ class TableSide(GameAdapter):
             first = 2 * MARGIN + int(measure.text_length(self._name(seat, view, viewer), MIN_FONT)) + 16
             placed = self._layout(measure, [s for s in view["table"] if s["owner"] == seat], first)
             lines = 1 + max((line for _, _, line in placed), default=0)
-            height = lines * SEQUENCE_LINE_H + 6
+            height = lines * SEQUENCE_LINE_H + BAND_INSET
             bands.append((seat, placed, top, height))
             top += height + BAND_GAP
         canvas = Canvas(PICTURE_W, top + MARGIN - BAND_GAP)
@@ -200,11 +201,15 @@ class TableSide(GameAdapter):
             )
             name = self._name(seat, view, viewer)
             canvas.text(
-                (2 * MARGIN, band_top + 6 + TILE_H / 2), name, MIN_FONT, HIGHLIGHT if turn else INK, "lm"
+                (2 * MARGIN, band_top + BAND_INSET + TILE_H / 2),
+                name,
+                MIN_FONT,
+                HIGHLIGHT if turn else INK,
+                "lm",
             )
-            self._kind_badges(canvas, view, seat, band_top + 6)
+            self._kind_badges(canvas, view, seat, band_top + BAND_INSET)
             for sequence, left, line in placed:
-                self._draw_sequence(canvas, sequence, left, band_top + 6 + line * SEQUENCE_LINE_H)
+                self._draw_sequence(canvas, sequence, left, band_top + BAND_INSET + line * SEQUENCE_LINE_H)
         return canvas
 
     @staticmethod
