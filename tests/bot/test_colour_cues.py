@@ -10,6 +10,7 @@ from bot.games.bue.table import GOLD_MARK, card_label
 from bot.games.rummikub import ADAPTER as RUMMIKUB
 from bot.games.rummikub.table import MARK_OF, NUMBER_INK
 from bot.games.seriebum.text import COLOUR_SQUARES, TILE_MARKS, tile_label
+from bot.i18n import LANGUAGES, t
 from bot.render import MARKS, PICTURES, Canvas
 from games.seriebum.tiles import COLOURS
 from tests.bot.image_states import pictures
@@ -52,3 +53,11 @@ def test_the_texts_name_colours_by_word_or_symbol():
         assert tile_label(f"{colour}30", VIEWER) == f"{COLOUR_SQUARES[colour]}{MARKS[TILE_MARKS[colour]]}30"
     assert RUMMIKUB.labels(["k13", "r13", "b13", "o13"], VIEWER) == "black 13 · red 13 · blue 13 · orange 13"
     assert card_label("g12", VIEWER) == "12 gold" and card_label("b12", VIEWER) == "12"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rummikub_table_says_which_shape_is_which_colour(language):
+    legend = t(language, "rummikub.ui.marks")
+    for colour, mark in MARK_OF.items():
+        word = t(language, f"rummikub.ui.colour.{colour}", number="").strip()
+        assert f"{MARKS[mark]} {word}" in legend

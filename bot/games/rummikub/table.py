@@ -173,7 +173,9 @@ class TableSide(GameAdapter):
             embed.add_field(
                 name=viewer.t("rummikub.ui.sets"), value=within_limit(sets, "\n", FIELD_LIMIT), inline=False
             )
-        embed.set_footer(text=viewer.t("rummikub.ui.footer", pool=view["pool"], sets=len(view["table"])))
+        # The shape each colour has on the tiles (colour is never the only cue).
+        footer = viewer.t("rummikub.ui.footer", pool=view["pool"], sets=len(view["table"]))
+        embed.set_footer(text=f"{footer}\n{viewer.t('rummikub.ui.marks')}")
         embed.set_image(url="attachment://rummikub-table.png")
         items: list[discord.ui.Item[Any]] = [
             game_button(game_id, "hand", viewer.t("rummikub.ui.button.rack"), emoji="🎴"),
