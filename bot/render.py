@@ -209,18 +209,13 @@ class Face:
     fill: Colour
     ink: Colour
     outline: Colour
-    corner: str
-    label_size: int = 0  # 0: from the height
+    label_size: int = MIN_FONT
     mark: str = ""  # a shape (``MARKS``) in the top left corner: the colour told by a shape too
 
     def texts(self) -> list[TextLine]:
-        size = self.label_size or max(12, int(self.height * (0.42 if len(self.label) <= 2 else 0.32)))
         # A marked face's label sits lower, clear of its mark.
         middle = self.height / 2 + (self._mark_side() / 2 + 1 if self.mark else 0)
-        lines: list[TextLine] = [((self.width / 2, middle), self.label, size, self.ink, "mm")]
-        if self.corner:
-            lines.append(((6, 4), self.corner, max(10, size // 3), self.ink, "la"))
-        return lines
+        return [((self.width / 2, middle), self.label, self.label_size, self.ink, "mm")]
 
     def _mark_side(self) -> int:
         return max(10, min(30, self.width // 3, self.height // 3))
@@ -242,7 +237,7 @@ class Back:
     width: int
     height: int
     label: str
-    label_size: int = 16
+    label_size: int = MIN_FONT
 
     def texts(self) -> list[TextLine]:
         if not self.label:
@@ -535,17 +530,16 @@ class Canvas:
         fill: Colour,
         ink: Colour = INK,
         outline: Colour | None = None,
-        corner: str = "",
-        label_size: int = 0,
+        label_size: int = MIN_FONT,
         mark: str = "",
     ) -> None:
         """A card or tile face up; ``code`` is recorded as shown."""
         x0, y0, x1, y1 = box
-        face = Face(x1 - x0, y1 - y0, label, fill, ink, outline or INK, corner, label_size, mark)
+        face = Face(x1 - x0, y1 - y0, label, fill, ink, outline or INK, label_size, mark)
         self._shape(face, x0, y0)
         self.faces.append(code)
 
-    def back(self, box: tuple[int, int, int, int], label: str = "", label_size: int = 16) -> None:
+    def back(self, box: tuple[int, int, int, int], label: str = "", label_size: int = MIN_FONT) -> None:
         """A card or tile face down: never anything that tells what it is."""
         x0, y0, x1, y1 = box
         self._shape(Back(x1 - x0, y1 - y0, label, label_size), x0, y0)
