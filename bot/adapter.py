@@ -296,7 +296,8 @@ class GameAdapter(ABC):
 
     def table_copy(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         """The table for a reply that is never edited again (``/<game> table``): the table itself,
-        unless the game shows some faces only for a while (Serie Bum!'s flipped tiles)."""
+        as the channel's table shows it now (Serie Bum!'s flipped tiles included: hiding them
+        drew a face-up tile as a labelled back, and the asker sees them on the table anyway)."""
         return self.table(view, viewer, game_id)
 
     def label(self, code: str, viewer: Viewer) -> str:

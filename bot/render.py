@@ -51,7 +51,41 @@ FACES_CHUNK = "faces"
 
 PALETTE_SIZE = 256
 TEXT_LEVELS = 16  # coverage levels of a text pixel in a palette image: 0 (none) to 15 (full)
+ALT_TEXT_LIMIT = 1024  # characters of an attachment's description
 PICTURES_KEPT = 128  # encoded pictures kept by what they were drawn from, about 40 KiB each
+
+
+# ---------------------------------------------------------------------------- display size
+
+
+@dataclass(frozen=True)
+class DisplayBox:
+    """The box a client shows a picture in: scaled down to fit it, keeping its shape, never up.
+    Where the numbers come from: README, "Development", "What a picture looks like in Discord"."""
+
+    width: int
+    height: int
+
+    def scale(self, size: tuple[int, int]) -> float:
+        """How much a picture of ``size`` pixels is scaled to be shown in this box."""
+        return min(1.0, self.width / size[0], self.height / size[1])
+
+
+# An embed's image on desktop: Discord shows it within 400 x 300, SimCord's preview within
+# 400 x 280; the smaller of the two.
+DESKTOP = DisplayBox(400, 280)
+# The same image on a phone 360 px wide: the message gutter and the embed's frame leave 250.
+PHONE = DisplayBox(250, 280)
+# The smallest text that carries game information (a number, a name, a score), in pixels of
+# its digits' height at display size.
+SMALLEST_GLYPH = {DESKTOP: 12.0, PHONE: 8.0}
+# Pictures are drawn at twice the size they are shown: sharp on high-density screens and when
+# opened full size.
+DRAWN_SCALE = 2
+PICTURE_W, PICTURE_H = DRAWN_SCALE * DESKTOP.width, DRAWN_SCALE * DESKTOP.height
+# The smallest font a picture PICTURE_W wide may use: its digits are 13 px tall on desktop and
+# 8 px on a phone (``tests/bot/test_picture_size.py``).
+MIN_FONT = 36
 
 _exact: ContextVar[bool] = ContextVar("exact_colours", default=False)
 
@@ -80,6 +114,35 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 # ---------------------------------------------------------------------------- text
+
+_drawn_sizes: ContextVar[list[int] | None] = ContextVar("drawn_sizes", default=None)
+
+
+@contextmanager
+def text_sizes() -> Iterator[list[int]]:
+    """The font size of every text the canvases made inside draw (labels of cards included):
+    how tests and the bench measure the smallest text of a picture."""
+    sizes: list[int] = []
+    token = _drawn_sizes.set(sizes)
+    try:
+        yield sizes
+    finally:
+        _drawn_sizes.reset(token)
+
+
+def _record(size: int) -> None:
+    sizes = _drawn_sizes.get()
+    if sizes is not None:
+        sizes.append(size)
+
+
+@cache
+def glyph_height(size: int) -> int:
+    """How tall a text of this font size is, in pixels: the height of its digits (as tall as
+    its capitals), which every number, name and score on a picture has."""
+    _, top, _, bottom = font(size).getbbox("0123456789", anchor="ls")
+    return int(bottom - top)
+
 
 # The font has no emoji: marks the bot itself puts in names are drawn with a glyph it has.
 DRAWN_AS = str.maketrans({"🤖": "⚙"})
@@ -146,19 +209,24 @@ class Face:
     fill: Colour
     ink: Colour
     outline: Colour
-    corner: str
+    label_size: int = MIN_FONT
+    mark: str = ""  # a shape (``MARKS``) in the top left corner: the colour told by a shape too
 
     def texts(self) -> list[TextLine]:
-        size = max(12, int(self.height * (0.42 if len(self.label) <= 2 else 0.32)))
-        lines: list[TextLine] = [((self.width / 2, self.height / 2), self.label, size, self.ink, "mm")]
-        if self.corner:
-            lines.append(((6, 4), self.corner, max(10, size // 3), self.ink, "la"))
-        return lines
+        # A marked face's label sits lower, clear of its mark.
+        middle = self.height / 2 + (self._mark_side() / 2 + 1 if self.mark else 0)
+        return [((self.width / 2, middle), self.label, self.label_size, self.ink, "mm")]
+
+    def _mark_side(self) -> int:
+        return max(10, min(30, self.width // 3, self.height // 3))
 
     def draw(self, canvas: Canvas, left: int, top: int) -> None:
         box = (left, top, left + self.width, top + self.height)
         radius = max(4, self.width // 8)
         canvas.rounded_rectangle(box, radius, fill=self.fill, outline=self.outline, width=2)
+        if self.mark:
+            side = self._mark_side()
+            canvas.mark(self.mark, (left + 4, top + 4, left + 4 + side, top + 4 + side), self.ink)
         canvas.texts(self.texts(), left, top)
 
 
@@ -169,9 +237,12 @@ class Back:
     width: int
     height: int
     label: str
+    label_size: int = MIN_FONT
 
     def texts(self) -> list[TextLine]:
-        return [((self.width / 2, self.height / 2), self.label, 16, MUTED, "mm")] if self.label else []
+        if not self.label:
+            return []
+        return [((self.width / 2, self.height / 2), self.label, self.label_size, MUTED, "mm")]
 
     def draw(self, canvas: Canvas, left: int, top: int) -> None:
         radius = max(4, self.width // 8)
@@ -184,6 +255,10 @@ class Back:
 
 
 Shape = Face | Back
+
+# The shapes that tell colours apart without the colour (``Face.mark``), with the symbol the
+# texts write beside the colour's name.
+MARKS = {"circle": "●", "triangle": "▲", "square": "■", "diamond": "◆", "bar": "▬"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -331,6 +406,28 @@ class Canvas:
         self._draw.ellipse(tuple(box), fill=self.ink(fill))
         self._mark(box)
 
+    def polygon(self, points: Sequence[float], fill: Colour) -> None:
+        self._draw.polygon(tuple(points), fill=self.ink(fill))
+        self._mark(points)
+
+    def mark(self, shape: str, box: Sequence[float], fill: Colour) -> None:
+        """One of ``MARKS`` filling ``box``."""
+        x0, y0, x1, y1 = box
+        xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+        if shape == "circle":
+            self.ellipse(box, fill)
+        elif shape == "square":
+            inset = (x1 - x0) / 10
+            self.rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill)
+        elif shape == "triangle":
+            self.polygon((xm, y0, x1, y1, x0, y1), fill)
+        elif shape == "diamond":
+            self.polygon((xm, y0, x1, ym, xm, y1, x0, ym), fill)
+        elif shape == "bar":  # a flat bar: the fifth mark
+            self.rectangle((x0, ym - (y1 - y0) / 5, x1, ym + (y1 - y0) / 5), fill)
+        else:
+            raise ValueError(shape)
+
     def line(self, points: Sequence[float], fill: Colour, width: int = 1) -> None:
         self._draw.line(tuple(points), fill=self.ink(fill), width=width)
         self._mark(points, spread=width)
@@ -349,6 +446,7 @@ class Canvas:
         anchor: str = "la",
     ) -> None:
         text = drawable(text)
+        _record(size)
         if self.exact:
             self._draw.text(xy, text, font=font(size), fill=fill, anchor=anchor)
             self._mark(self._draw.textbbox(xy, text, font=font(size), anchor=anchor))
@@ -383,6 +481,16 @@ class Canvas:
             lut = self._text_luts[under, ink] = bytes(indexes).ljust(256, b"\0")
         return lut
 
+    def wrapped(self, text: str, size: int, width: float) -> list[str]:
+        """``text`` in lines no wider than ``width`` (a word longer than that alone on its line)."""
+        lines: list[str] = []
+        for word in text.split():
+            if lines and self.text_length(f"{lines[-1]} {word}", size) <= width:
+                lines[-1] += f" {word}"
+            else:
+                lines.append(word)
+        return lines
+
     def texts(self, lines: Iterable[TextLine], left: int, top: int) -> None:
         for (x, y), text, size, ink, anchor in lines:
             self.text((left + x, top + y), text, size, ink, anchor)
@@ -390,6 +498,9 @@ class Canvas:
     # ------------------------------------------------------------------ cards and tiles
 
     def _shape(self, shape: Shape, left: int, top: int) -> None:
+        if _drawn_sizes.get() is not None:  # a pasted sprite draws no text: count its own
+            for _, _, size, _, _ in shape.texts():
+                _record(size)
         x0, y0, x1, y1 = _reach(shape)
         area = (left + x0, top + y0, left + x1, top + y1)
         under = self._background_under(area)
@@ -419,17 +530,19 @@ class Canvas:
         fill: Colour,
         ink: Colour = INK,
         outline: Colour | None = None,
-        corner: str = "",
+        label_size: int = MIN_FONT,
+        mark: str = "",
     ) -> None:
         """A card or tile face up; ``code`` is recorded as shown."""
         x0, y0, x1, y1 = box
-        self._shape(Face(x1 - x0, y1 - y0, label, fill, ink, outline or INK, corner), x0, y0)
+        face = Face(x1 - x0, y1 - y0, label, fill, ink, outline or INK, label_size, mark)
+        self._shape(face, x0, y0)
         self.faces.append(code)
 
-    def back(self, box: tuple[int, int, int, int], label: str = "") -> None:
+    def back(self, box: tuple[int, int, int, int], label: str = "", label_size: int = MIN_FONT) -> None:
         """A card or tile face down: never anything that tells what it is."""
         x0, y0, x1, y1 = box
-        self._shape(Back(x1 - x0, y1 - y0, label), x0, y0)
+        self._shape(Back(x1 - x0, y1 - y0, label, label_size), x0, y0)
 
     # ------------------------------------------------------------------ output
 
@@ -505,6 +618,8 @@ def picture(
     ``alt_text`` is what Discord reads out, or shows, in place of the picture."""
     key = json.dumps([filename, _exact.get(), *drawn_from], default=_plain, ensure_ascii=False)
     png = PICTURES.png(key, lambda: _encoded(draw, drawn_from))
+    if alt_text is not None and len(alt_text) > ALT_TEXT_LIMIT:
+        alt_text = alt_text[: ALT_TEXT_LIMIT - 1] + "…"
     return discord.File(io.BytesIO(png), filename=filename, description=alt_text)
 
 

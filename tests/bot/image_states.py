@@ -18,7 +18,7 @@ from PIL import Image
 from bot.adapter import GameAdapter, Viewer
 from bot.games import bue, rumbugz, rummikub, seriebum
 from bot.i18n import LANGUAGES
-from bot.render import faces_in
+from bot.render import PICTURES, DisplayBox, faces_in, glyph_height, text_sizes
 from games.bue import Bue
 from games.core import JSON, Game
 from games.rumbugz import RumBugz
@@ -50,6 +50,29 @@ class Picture:
         draw = adapter.table if self.kind == "table" else adapter.hand
         file = draw(self.view, self.viewer, 1).file
         return None if file is None else file.fp.read()
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A picture's size and the font size of its smallest text."""
+
+    size: tuple[int, int]
+    smallest_font: int
+
+    def smallest_glyph(self, box: DisplayBox) -> float:
+        """The height of its smallest text's digits, in pixels, once shown in ``box``."""
+        return glyph_height(self.smallest_font) * box.scale(self.size)
+
+
+def measured(shown: Picture) -> Measured | None:
+    """The picture drawn afresh (not from the cache), and measured; None if there is none."""
+    PICTURES.clear()
+    with text_sizes() as sizes:
+        png = shown.png()
+    if png is None:
+        return None
+    with Image.open(io.BytesIO(png)) as image:
+        return Measured(image.size, min(sizes))
 
 
 def rgb_and_faces(png: bytes) -> tuple[bytes, tuple[int, int], list[str]]:

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bot.games.seriebum.text import TILE_MARKS
+from bot.render import MARKS
 from games.seriebum import SerieBum
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, REARRANGE, STEAL
 from games.seriebum.series import Layout, blast_choices, single_choices, steal_choices, take_choices
@@ -30,8 +32,10 @@ def hidden_tiles(game: SerieBum) -> dict[str, str]:
 
 
 def number_texts(code: str) -> tuple[str, ...]:
-    """How a numbered tile could be named in text: its code and its label ('R40', '🟥40')."""
-    return (code, COLOUR_SQUARES[code[0]] + code[1:])
+    """How a numbered tile could be named in text: its code and its labels ('R40', '🟥40',
+    '🟥●40')."""
+    square, number = COLOUR_SQUARES[code[0]], code[1:]
+    return (code, square + number, square + MARKS[TILE_MARKS[code[0]]] + number)
 
 
 # ---------------------------------------------------------------------------- the players' plan

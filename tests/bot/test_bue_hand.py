@@ -7,7 +7,7 @@ import pytest
 
 from bot.adapter import Viewer
 from bot.games.bue import ADAPTER
-from bot.games.bue.table import CARD_W, GAP
+from bot.games.bue.table import GOLD_MARK, HAND_PITCH
 from bot.i18n import t
 from bot.playground.world import DISCORD_LOCALES, ClientLocale
 from bot.render import Canvas
@@ -83,16 +83,16 @@ def test_the_hands_picture_numbers_each_card_says_who_sees_it_and_which_card_a_m
     monkeypatch, language
 ):
     written: list[tuple[Canvas, str, int]] = []
-    cornered: list[str] = []
+    marked: list[str] = []
     draw_text, draw_face = Canvas.text, Canvas.face
 
     def text(canvas, xy, words, size=20, *args, **kwargs):
         written.append((canvas, words, size))
         return draw_text(canvas, xy, words, size, *args, **kwargs)
 
-    def face(canvas, box, label, code, fill, ink, outline=None, corner=""):
-        cornered.append(corner)
-        return draw_face(canvas, box, label, code, fill, ink, outline, corner)
+    def face(canvas, box, label, code, fill, ink, **style):
+        marked.append(style.get("mark", ""))
+        return draw_face(canvas, box, label, code, fill, ink, **style)
 
     monkeypatch.setattr(Canvas, "text", text)
     monkeypatch.setattr(Canvas, "face", face)
@@ -102,9 +102,11 @@ def test_the_hands_picture_numbers_each_card_says_who_sees_it_and_which_card_a_m
     # The captions (a card's own letters are drawn on the card's sprite, a canvas of its own).
     captions = [(words, size) for drawn_on, words, size in written if drawn_on is canvas]
     up, hidden = t(language, "bue.hand.face_up"), t(language, "bue.hand.hidden")
+    gold = t(language, "bue.hand.gold_corner")  # gold in words and by a shape, not by colour alone
     acts = t(language, "bue.hand.acts_on", position="3", target=1)  # "3: on 1"
-    assert [words for words, _ in captions] == ["1", up, "2", hidden, acts, hidden, "4", up, "5", hidden]
+    expected = [gold, "1", up, "2", hidden, acts, hidden, "4", up, "5", hidden]
+    assert [words for words, _ in captions] == expected
     assert canvas.faces == [slot["card"] for slot in SLOTS]
-    assert cornered == [t(language, "bue.hand.gold_corner"), "", "", "", ""]  # gold, not by colour alone
-    # Each caption fits under its card (a card twice the table's, and its gap), in every language.
-    assert all(canvas.text_length(words, size) < 2 * (CARD_W + GAP) for words, size in captions)
+    assert marked == [GOLD_MARK, "", "", "", ""]
+    # Each caption fits under its card (a card and its gap), in every language.
+    assert all(canvas.text_length(words, size) < HAND_PITCH for words, size in captions)

@@ -175,9 +175,11 @@ class RumBugzDriver(TableDriver[RumBugz]):
     def assert_table_shows_only_public_bugz(self) -> None:
         game = self.state()
         public = Counter(code for sequence in game.table for code, _ in sequence.bugz)
-        if game.discard_pile:
-            public[game.discard_pile[-1]] += 1
-        assert Counter(self.image_faces(self.table_message())) == public
+        # The picture shows a long sequence by its ends, its PLYTs and "…" (issue 31): a part of
+        # what is public, and nothing else.
+        shown = Counter(self.image_faces(self.table_message()))
+        assert not shown - public
+        assert bool(shown) == bool(public)
 
 
 @pytest.fixture

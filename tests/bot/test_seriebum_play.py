@@ -225,7 +225,7 @@ async def test_only_the_player_to_decide_can_act_and_a_stale_menu_is_refused(sim
     assert driver.state().to_json() == after
 
 
-async def test_the_table_command_shows_where_tiles_are_face_up_not_what_they_are(simcord_env, database):
+async def test_the_table_command_shows_the_tiles_the_table_shows(simcord_env, database):
     driver = SerieBumDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
@@ -234,7 +234,9 @@ async def test_the_table_command_shows_where_tiles_are_face_up_not_what_they_are
     assert len(driver.image_faces(driver.table_message())) == 1  # the flipped tile, on the table only
 
     copy_reply = await driver.members[seat].slash(driver.channel, "seriebum table")
-    assert copy_reply.ephemeral and driver.image_faces(copy_reply.response.message) == []
+    # Issue 31: the copy drew the face-up tile as a back labelled with its cell.
+    table_faces = driver.image_faces(driver.table_message())
+    assert copy_reply.ephemeral and driver.image_faces(copy_reply.response.message) == table_faces
     assert "Serie Bum! · Round 1" in copy_reply.response.embeds[0].title
 
     hand = await driver.members[seat].slash(driver.channel, "seriebum hand")

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import discord
 
 from bot.adapter import GameAdapter, Rendered, Viewer, game_button
-from bot.render import HIGHLIGHT, INK, MUTED, Canvas, picture
+from bot.render import HIGHLIGHT, INK, MIN_FONT, MUTED, PICTURE_W, Canvas, picture
 from games.bue import Bue
 from games.bue.robot import BueRobot
 from games.core import JSON, Event
@@ -19,12 +19,23 @@ CARD_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "h": ((180, 40, 50), INK),
     "x": ((90, 50, 140), INK),
 }
-CARD_W, CARD_H, GAP = 70, 100, 10
-ROW_H = CARD_H + 24
-NAME_W = 250
-# The hand's picture: cards twice the table's size.
-HAND_MARGIN = 20
-HAND_PITCH = 2 * (CARD_W + GAP)
+# Gold cards have a shape too (colour is never the only cue): a gold 12 and a blue 12 differ.
+GOLD_MARK = "diamond"
+# The table's picture (issue 31), PICTURE_W wide: a row per player (name and points, five
+# cards), the deck (its count on its back) and the discard pile on the right.
+MARGIN = 10
+CARD_W, CARD_H, GAP = 72, 80, 4
+ROW_H = CARD_H + 8
+NAME_W = 330
+NAME_LENGTH = 12
+PILE_LEFT = NAME_W + 5 * (CARD_W + GAP) + 6
+LINE_H = 42  # a line of text
+ROOMY_ROWS = 6  # more players: flatter rows
+FLAT_CARD_H, FLAT_NAME_LENGTH = 44, 6
+# The hand's picture: five large cards, under each its number and whether the others see it.
+HAND_CARD_W, HAND_CARD_H, HAND_PITCH = 148, 196, 158
+HAND_NUMBER_FONT = 40
+HAND_LABEL_FONT = 72  # room under it for a gold card's word
 
 
 def card_label(code: str, viewer: Viewer | None = None) -> str:
@@ -56,46 +67,53 @@ class TableSide(GameAdapter):
 
     # ------------------------------------------------------------------ drawing
 
-    def _draw_card(
-        self, canvas: Canvas, box: tuple[int, int, int, int], slot: Mapping[str, Any], position: int
-    ) -> None:
-        code = slot["card"]
-        if code is None:
-            canvas.back(box, str(position + 1))
-            return
+    @staticmethod
+    def _face(canvas: Canvas, box: tuple[int, int, int, int], code: str, **style: Any) -> None:
         fill, ink = CARD_COLOURS[code[0]]
-        canvas.face(box, card_label(code), code, fill, ink, outline=HIGHLIGHT if slot["revealed"] else None)
+        mark = GOLD_MARK if code.startswith("g") else ""
+        canvas.face(box, card_label(code), code, fill, ink, mark=mark, **style)
+
+    def _draw_card(self, canvas: Canvas, box: tuple[int, int, int, int], slot: Mapping[str, Any]) -> None:
+        code = slot["card"]
+        if code is None:  # no number on it: at display size it read as the card's value
+            canvas.back(box)
+            return
+        self._face(canvas, box, code, label_size=MIN_FONT, outline=HIGHLIGHT if slot["revealed"] else None)
 
     def table_image(self, view: JSON, viewer: Viewer) -> Canvas:
+        """The players' cards, the deck and the discard pile; the round and the scores' words
+        are the message's text. Past ROOMY_ROWS players, rows are flatter (a line of text,
+        the dealer left to the message's footer) to keep the picture in its box."""
         seats = [seat for seat in range(view["players"]) if view["active"][seat]]
-        canvas = Canvas(NAME_W + 5 * (CARD_W + GAP) + 240, 90 + ROW_H * len(seats))
-        canvas.text(
-            (20, 18), viewer.t("bue.table.heading", game=view["game_number"], round=view["round"]), 30
-        )
+        roomy = len(seats) <= ROOMY_ROWS
+        card_h, row_h = (CARD_H, ROW_H) if roomy else (FLAT_CARD_H, FLAT_CARD_H + 6)
+        canvas = Canvas(PICTURE_W, max(2 * MARGIN + row_h * len(seats), 2 * MARGIN + 2 * ROW_H))
         for index, seat in enumerate(seats):
-            top = 80 + index * ROW_H
-            if seat in view["to_act"]:
-                canvas.rounded_rectangle(
-                    (8, top - 6, NAME_W - 10, top + CARD_H + 6), radius=10, outline=HIGHLIGHT, width=3
-                )
-            name = viewer.name(seat)[:18]
-            canvas.text((20, top + 10), name, 24)
-            dealer = " · " + viewer.t("bue.table.dealer") if seat == view["dealer"] else ""
-            canvas.text(
-                (20, top + 44), viewer.t("bue.table.points", points=view["totals"][seat]) + dealer, 18, MUTED
-            )
+            top = MARGIN + index * row_h
+            # Who is to act: a ring, a pointer and a colour.
+            acting = seat in view["to_act"]
+            if acting:
+                ring = (2, top - 3, NAME_W - 8, top + card_h + 3)
+                canvas.rounded_rectangle(ring, radius=10, outline=HIGHLIGHT, width=3)
+            name = ("▶ " if acting else "") + viewer.name(seat)[: NAME_LENGTH if roomy else FLAT_NAME_LENGTH]
+            points = viewer.t("bue.table.points", points=view["totals"][seat])
+            if roomy:
+                canvas.text((MARGIN, top + 2), name, MIN_FONT, HIGHLIGHT if acting else INK)
+                if seat == view["dealer"]:
+                    points += " · " + viewer.t("bue.table.dealer")
+                canvas.text((MARGIN, top + 2 + LINE_H), points, MIN_FONT, MUTED)
+            else:
+                middle = top + card_h / 2
+                canvas.text((MARGIN, middle), name, MIN_FONT, HIGHLIGHT if acting else INK, "lm")
+                canvas.text((NAME_W - 14, middle), points, MIN_FONT, MUTED, "rm")
             for position, slot in enumerate(view["hands"][seat]):
                 left = NAME_W + position * (CARD_W + GAP)
-                self._draw_card(canvas, (left, top, left + CARD_W, top + CARD_H), slot, position)
-        right = NAME_W + 5 * (CARD_W + GAP) + 30
-        canvas.text((right, 80), viewer.t("bue.table.deck", count=view["deck"]), 18, MUTED)
-        canvas.back((right, 106, right + CARD_W, 106 + CARD_H))
-        canvas.text((right + CARD_W + 20, 80), viewer.t("bue.table.discard"), 18, MUTED)
-        top_card = view["discard_top"]
-        discard_box = (right + CARD_W + 20, 106, right + 2 * CARD_W + 20, 106 + CARD_H)
-        if top_card:
-            fill, ink = CARD_COLOURS[top_card[0]]
-            canvas.face(discard_box, card_label(top_card), top_card, fill, ink)
+                self._draw_card(canvas, (left, top, left + CARD_W, top + card_h), slot)
+        # The deck with its count on its back; the discard pile under it.
+        canvas.back((PILE_LEFT, MARGIN, PILE_LEFT + CARD_W, MARGIN + CARD_H), str(view["deck"]), MIN_FONT)
+        discard_box = (PILE_LEFT, MARGIN + ROW_H, PILE_LEFT + CARD_W, MARGIN + ROW_H + CARD_H)
+        if view["discard_top"]:
+            self._face(canvas, discard_box, view["discard_top"], label_size=MIN_FONT)
         else:
             canvas.rounded_rectangle(discard_box, radius=8, outline=MUTED, width=2)
         return canvas
@@ -103,27 +121,33 @@ class TableSide(GameAdapter):
     def hand_image(self, slots: Sequence[JSON], best: JSON, viewer: Viewer) -> Canvas:
         """The hand, the one place it is shown: under each card its number (the panels' buttons
         say "Card 2"), where its ×2/×0 counts at best ("1 → 3"), and whether the others see it;
-        gold cards say so in a corner.
+        gold cards say so in words at their foot.
         Drawn from these alone, so the picture is drawn again only when they change, not at
-        every move of the others. Captions are large: Discord shows the picture at about half
-        its width."""
-        canvas = Canvas(2 * HAND_MARGIN + 4 * HAND_PITCH + 2 * CARD_W, 2 * CARD_H + 124)
+        every move of the others."""
+        canvas = Canvas(PICTURE_W, MARGIN + HAND_CARD_H + 2 * LINE_H + 20)
         multipliers = {int(k): v for k, v in best.get("multipliers", {}).items()}
         for position, slot in enumerate(slots):
-            left = HAND_MARGIN + position * HAND_PITCH
-            box = (left, HAND_MARGIN, left + 2 * CARD_W, HAND_MARGIN + 2 * CARD_H)
+            left = MARGIN + 2 + position * HAND_PITCH
+            box = (left, MARGIN, left + HAND_CARD_W, MARGIN + HAND_CARD_H)
             code, revealed = slot["card"], slot["revealed"]
-            fill, ink = CARD_COLOURS[code[0]]
-            # Gold in words too, not by colour alone: ties and SuperBué count gold cards.
-            gold = viewer.t("bue.hand.gold_corner") if code.startswith("g") else ""
-            canvas.face(box, card_label(code), code, fill, ink, HIGHLIGHT if revealed else None, gold)
+            outline = HIGHLIGHT if revealed else None
+            self._face(canvas, box, code, outline=outline, label_size=HAND_LABEL_FONT)
+            centre, below = left + HAND_CARD_W / 2, MARGIN + HAND_CARD_H
+            if code.startswith("g"):  # ties and SuperBué count gold cards
+                ink = CARD_COLOURS[code[0]][1]
+                canvas.text((centre, below - 8), viewer.t("bue.hand.gold_corner"), MIN_FONT, ink, anchor="md")
             number = str(position + 1)
             if position in multipliers:
                 number = viewer.t("bue.hand.acts_on", position=number, target=multipliers[position] + 1)
-            centre, below = left + CARD_W, HAND_MARGIN + 2 * CARD_H
-            canvas.text((centre, below + 12), number, 36, INK, anchor="ma")
+            canvas.text((centre, below + 8), number, HAND_NUMBER_FONT, INK, anchor="ma")
             state = viewer.t("bue.hand.face_up" if revealed else "bue.hand.hidden")
-            canvas.text((centre, below + 60), state, 26, HIGHLIGHT if revealed else MUTED, anchor="ma")
+            canvas.text(
+                (centre, below + 8 + LINE_H + 8),
+                state,
+                MIN_FONT,
+                HIGHLIGHT if revealed else MUTED,
+                anchor="ma",
+            )
         return canvas
 
     # ------------------------------------------------------------------ messages
@@ -192,7 +216,34 @@ class TableSide(GameAdapter):
                     emoji="👁️",
                 )
             )
-        return Rendered([embed], picture("bue-table.png", self.table_image, view, viewer), items)
+        table = picture(
+            "bue-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
+        )
+        return Rendered([embed], table, items)
+
+    @staticmethod
+    def _table_alt(view: JSON, viewer: Viewer) -> str:
+        """What the table's picture shows, in words: each player's cards (a hidden one by its
+        number only), the deck and the discard pile."""
+        lines = []
+        for seat in range(view["players"]):
+            if view["active"][seat]:
+                cards = " · ".join(
+                    card_label(slot["card"], viewer) if slot["card"] else f"{position + 1}. ?"
+                    for position, slot in enumerate(view["hands"][seat])
+                )
+                lines.append(f"{viewer.name(seat)}: {cards}")
+        top = view["discard_top"]
+        lines.append(
+            viewer.t(
+                "bue.table.footer",
+                deck=view["deck"],
+                discard=card_label(top, viewer) if top else "—",
+                dealer=viewer.name(view["dealer"]),
+                target=view["target"],
+            )
+        )
+        return "\n".join(lines)
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         seat = view["me"]

@@ -8,7 +8,15 @@ import discord
 
 from bot.adapter import Rendered, Viewer
 from bot.games.rumbugz.steps import STEPS
-from bot.games.rumbugz.table import HAND_BACKGROUND, HAND_PER_ROW, HAND_TILE_H, HAND_TILE_W, MARGIN, TableSide
+from bot.games.rumbugz.table import (
+    HAND_BACKGROUND,
+    HAND_FONT,
+    HAND_PER_ROW,
+    HAND_TILE_H,
+    HAND_TILE_W,
+    MARGIN,
+    TableSide,
+)
 from bot.games.rumbugz.text import bug_text, bugz_text, kind_name
 from bot.render import Canvas, picture
 from games.core import JSON
@@ -29,7 +37,7 @@ class HandSide(TableSide):
             row, column = divmod(index, HAND_PER_ROW)
             left = MARGIN + column * (HAND_TILE_W + 8)
             top = MARGIN + row * (HAND_TILE_H + 10)
-            self._tile(canvas, (left, top, left + HAND_TILE_W, top + HAND_TILE_H), code)
+            self._tile(canvas, (left, top, left + HAND_TILE_W, top + HAND_TILE_H), code, size=HAND_FONT)
         return canvas
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
@@ -53,7 +61,8 @@ class HandSide(TableSide):
         if not codes:
             return Rendered([embed], None, items)
         embed.set_image(url="attachment://rumbugz-hand.png")
-        return Rendered([embed], picture("rumbugz-hand.png", self.hand_image, codes), items)
+        hand = picture("rumbugz-hand.png", self.hand_image, codes, alt_text=bugz_text(codes, viewer))
+        return Rendered([embed], hand, items)
 
     def _next_step(self, view: JSON, viewer: Viewer) -> str:
         seat = view["seat"]

@@ -12,25 +12,44 @@ from bot.adapter import GameAdapter, Rendered, Viewer, game_button
 from bot.games.rumbugz.steps import PHASE_STEPS, STEPS
 from bot.games.rumbugz.text import bug_text, entries_text, kind_name, table_entries
 from bot.i18n import t
-from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, picture
+from bot.render import FELT_DARK, HIGHLIGHT, INK, MIN_FONT, MUTED, PICTURE_W, Canvas, picture
 from games.core import JSON, Event
 from games.rumbugz import RumBugz
 from games.rumbugz.bugz import KINDS, NUMBER_OF, is_plyt
 from games.rumbugz.robot import RumBugzRobot
 
-# Drawing: Bugz as tiles, numbered ones cream, PLYTs purple with the number they stand for.
-TILE_W, TILE_H, TILE_GAP = 46, 62, 4
-HAND_TILE_W, HAND_TILE_H, HAND_PER_ROW = 70, 90, 10
-SEQUENCE_GAP = 26
+# Drawing: Bugz as tiles, numbered ones light (cream, dark ink), PLYTs dark (purple, white ink)
+# and showing the number they stand for: told apart by lightness, which every eye sees, not by
+# hue alone.
+# The table's picture (issue 31), PICTURE_W wide: a band per player: their name, the kinds they
+# completed (each kind's step: a filled badge when done, an outline when not) and their
+# sequences, each after its number (the bag and the discard pile are the message's text, and
+# the pile's top is on the button that takes it). A long
+# sequence shows its first two Bugz, its PLYTs and its last, "…" between: the kind's step and
+# its ends tell the rest.
+TILE_W, TILE_H, TILE_GAP = 50, 50, 2
+BADGE_W = 66  # a kind's badge ("=" is narrower)
+BADGES_W = 4 * BADGE_W - 20 + 3 * 6 + 12
+SEQUENCE_LINE_H = TILE_H + 4
+SEQUENCE_GAP = 12
+NUMBER_GAP = 2
+BAND_GAP = 4
+BAND_INSET = 3  # from a band's top to its first line
+SHOWN_IN_FULL = 4  # a sequence this long or shorter shows every Bug
+MARGIN = 8
+NAME_LENGTH = 12
+KIND_STEPS = {"simple": "+1", "double": "+2", "triple": "+3", "match": "="}
+# The hand's picture: rows of large tiles, for a phone too.
+HAND_TILE_W, HAND_TILE_H, HAND_PER_ROW, HAND_FONT = 104, 112, 7, 56
 # A change to a sequence, and its line when it only adds Bugz.
 CHANGED = "rumbugz.event.changed"
 CHANGED_ADDING = "rumbugz.ui.changed_adding"
-IMAGE_W = 1000
-MARGIN = 20
 NUMBER_FACE, NUMBER_INK = (250, 244, 228), (36, 64, 44)
 PLYT_FACE, PLYT_INK = (126, 70, 180), (255, 255, 255)
 KIND_DONE, KIND_DONE_INK = (96, 196, 124), (16, 40, 24)
 HAND_BACKGROUND = (44, 58, 48)
+ELLIPSIS_W = 36
+Placed = tuple[Mapping[str, Any], int, int]  # a sequence, its left and its line
 
 
 class TableSide(GameAdapter):
@@ -81,116 +100,130 @@ class TableSide(GameAdapter):
     # ------------------------------------------------------------------ drawing
 
     @staticmethod
-    def _tile(canvas: Canvas, box: tuple[int, int, int, int], code: str, value: int | None = None) -> None:
+    def _tile(
+        canvas: Canvas,
+        box: tuple[int, int, int, int],
+        code: str,
+        value: int | None = None,
+        size: int = MIN_FONT,
+    ) -> None:
         if is_plyt(code):
             label = "PLYT" if value is None else str(value)
-            canvas.face(box, label, code, PLYT_FACE, PLYT_INK, corner="" if value is None else "PLYT")
+            canvas.face(box, label, code, PLYT_FACE, PLYT_INK, label_size=MIN_FONT)
         else:
-            canvas.face(box, str(NUMBER_OF[code]), code, NUMBER_FACE, NUMBER_INK, outline=(150, 140, 110))
+            number = str(NUMBER_OF[code])
+            canvas.face(box, number, code, NUMBER_FACE, NUMBER_INK, (150, 140, 110), label_size=size)
 
     @staticmethod
-    def _sequence_width(sequence: Mapping[str, Any]) -> int:
-        return max(len(sequence["bugz"]) * (TILE_W + TILE_GAP) - TILE_GAP, 90)
+    def _shown(sequence: Mapping[str, Any]) -> list[tuple[str, int | None] | None]:
+        """The Bugz a sequence shows, None where "…" stands for those between."""
+        entries = table_entries(sequence)
+        if len(entries) <= SHOWN_IN_FULL:
+            return list(entries)
+        shown: list[tuple[str, int | None] | None] = []
+        for index, entry in enumerate(entries):
+            if index < 2 or index == len(entries) - 1 or is_plyt(entry[0]):
+                shown.append(entry)
+            elif shown[-1] is not None:
+                shown.append(None)
+        return shown
 
-    def _layout(self, sequences: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], int, int]]:
-        """Each sequence with its (left, line) in a player's band, wrapping at the image's width."""
-        placed: list[tuple[Mapping[str, Any], int, int]] = []
-        left, line = MARGIN + 12, 0
+    def _sequence_width(self, canvas: Canvas, sequence: Mapping[str, Any]) -> int:
+        number = canvas.text_length(str(sequence["id"]), MIN_FONT) + NUMBER_GAP
+        shown = self._shown(sequence)
+        gaps = sum(entry is None for entry in shown)
+        return int(number + (len(shown) - gaps) * (TILE_W + TILE_GAP) + gaps * ELLIPSIS_W)
+
+    def _layout(self, canvas: Canvas, sequences: Sequence[Mapping[str, Any]], first: int) -> list[Placed]:
+        """Each sequence with its (left, line) in a player's band: the first line starts at
+        ``first`` (after the name) and ends before the kinds' badges, the next ones span the
+        band; each sequence goes on the first line with room for it."""
+        ends = [PICTURE_W - 2 * MARGIN - BADGES_W]
+        cursors = [first]
+        placed: list[Placed] = []
         for sequence in sequences:
-            width = self._sequence_width(sequence)
-            if left + width > IMAGE_W - MARGIN - 12 and left > MARGIN + 12:
-                left, line = MARGIN + 12, line + 1
-            placed.append((sequence, left, line))
-            left += width + SEQUENCE_GAP
+            width = self._sequence_width(canvas, sequence)
+            line = next((i for i, left in enumerate(cursors) if left + width <= ends[i]), None)
+            if line is None:
+                line = len(cursors)
+                cursors.append(2 * MARGIN)
+                ends.append(PICTURE_W - 2 * MARGIN)
+            placed.append((sequence, cursors[line], line))
+            cursors[line] += width + SEQUENCE_GAP
         return placed
 
-    def _kind_badges(self, canvas: Canvas, view: JSON, seat: int, top: int, viewer: Viewer) -> None:
-        right = IMAGE_W - MARGIN - 12
+    def _kind_badges(self, canvas: Canvas, view: JSON, seat: int, top: int) -> None:
+        """The kinds in order, each as its step: filled when completed, an outline when not."""
+        right = PICTURE_W - 2 * MARGIN
         for kind in reversed(KINDS):
-            text = kind_name(kind, viewer)
-            width = int(canvas.text_length(text, 15)) + 20
-            box = (right - width, top, right, top + 26)
+            text = KIND_STEPS[kind]
+            width = BADGE_W if len(text) > 1 else BADGE_W - 20
+            box = (right - width, top, right, top + TILE_H)
+            middle = (box[0] + width / 2, top + TILE_H / 2)
             if kind in view["completed"][seat]:
-                canvas.rounded_rectangle(box, radius=13, fill=KIND_DONE)
-                canvas.text((box[0] + width / 2, top + 13), text, 15, KIND_DONE_INK, anchor="mm")
+                canvas.rounded_rectangle(box, radius=10, fill=KIND_DONE)
+                canvas.text(middle, text, MIN_FONT, KIND_DONE_INK, anchor="mm")
             else:
-                canvas.rounded_rectangle(box, radius=13, outline=MUTED, width=2)
-                canvas.text((box[0] + width / 2, top + 13), text, 15, MUTED, anchor="mm")
-            right -= width + 8
+                canvas.rounded_rectangle(box, radius=10, outline=MUTED, width=2)
+                canvas.text(middle, text, MIN_FONT, MUTED, anchor="mm")
+            right -= width + 6
+
+    def _draw_sequence(self, canvas: Canvas, sequence: Mapping[str, Any], left: int, top: int) -> None:
+        number = str(sequence["id"])
+        canvas.text((left, top + TILE_H / 2), number, MIN_FONT, MUTED, anchor="lm")
+        x = left + int(canvas.text_length(number, MIN_FONT)) + NUMBER_GAP
+        for entry in self._shown(sequence):
+            if entry is None:
+                canvas.text((x + ELLIPSIS_W / 2, top + TILE_H / 2), "…", MIN_FONT, INK, anchor="mm")
+                x += ELLIPSIS_W
+                continue
+            code, value = entry
+            self._tile(canvas, (x, top, x + TILE_W, top + TILE_H), code, value)
+            x += TILE_W + TILE_GAP
 
     def table_image(self, view: JSON, viewer: Viewer) -> Canvas:
+        """Each player's kinds and sequences; the round, the points, the hands' counts and the
+        piles are the message's text."""
         seats = [seat for seat in range(view["players"]) if not view["removed"][seat]]
-        line_height = 22 + TILE_H + 12
-        bands: list[tuple[int, list[tuple[Mapping[str, Any], int, int]], int]] = []
-        top = 112
+        measure = Canvas(1, 1)
+        bands: list[tuple[int, list[Placed], int, int]] = []  # seat, sequences, top, height
+        top = MARGIN
         for seat in seats:
-            placed = self._layout([s for s in view["table"] if s["owner"] == seat])
-            lines = 1 + max(line for _, _, line in placed) if placed else 0
-            height = 48 + lines * line_height if placed else 80
-            bands.append((seat, placed, top))
-            top += height + 12
-        canvas = Canvas(IMAGE_W, top + 8)
-        canvas.text((MARGIN, 36), self._title(view, viewer), 30)
-        self._draw_piles(canvas, view, viewer)
-        for index, (seat, placed, band_top) in enumerate(bands):
-            band_bottom = bands[index + 1][2] - 12 if index + 1 < len(bands) else top - 4
+            first = 2 * MARGIN + int(measure.text_length(self._name(seat, view, viewer), MIN_FONT)) + 16
+            placed = self._layout(measure, [s for s in view["table"] if s["owner"] == seat], first)
+            lines = 1 + max((line for _, _, line in placed), default=0)
+            height = lines * SEQUENCE_LINE_H + BAND_INSET
+            bands.append((seat, placed, top, height))
+            top += height + BAND_GAP
+        canvas = Canvas(PICTURE_W, top + MARGIN - BAND_GAP)
+        for seat, placed, band_top, height in bands:
+            # Whose turn it is: a ring, a pointer and a colour.
             turn = seat == view["turn"] and not view["finished"]
             canvas.rounded_rectangle(
-                (MARGIN, band_top, IMAGE_W - MARGIN, band_bottom),
+                (MARGIN, band_top, PICTURE_W - MARGIN, band_top + height),
                 radius=12,
                 fill=FELT_DARK,
                 outline=HIGHLIGHT if turn else None,
                 width=3,
             )
-            canvas.text((MARGIN + 12, band_top + 10), viewer.name(seat)[:18], 24, HIGHLIGHT if turn else INK)
+            name = self._name(seat, view, viewer)
             canvas.text(
-                (MARGIN + 300, band_top + 15),
-                viewer.t(
-                    "rumbugz.ui.image.seat", points=view["totals"][seat], count=view["hand_counts"][seat]
-                ),
-                16,
-                MUTED,
+                (2 * MARGIN, band_top + BAND_INSET + TILE_H / 2),
+                name,
+                MIN_FONT,
+                HIGHLIGHT if turn else INK,
+                "lm",
             )
-            self._kind_badges(canvas, view, seat, band_top + 10, viewer)
-            if not placed:
-                canvas.text((MARGIN + 12, band_top + 54), viewer.t("rumbugz.ui.image.no_sequence"), 16, MUTED)
+            self._kind_badges(canvas, view, seat, band_top + BAND_INSET)
             for sequence, left, line in placed:
-                y = band_top + 46 + line * line_height
-                caption = viewer.t(
-                    "rumbugz.ui.image.sequence",
-                    sequence=sequence["id"],
-                    kind=kind_name(sequence["kind"], viewer),
-                )
-                canvas.text((left, y), caption, 15, MUTED)
-                for position, (code, value) in enumerate(table_entries(sequence)):
-                    x = left + position * (TILE_W + TILE_GAP)
-                    self._tile(canvas, (x, y + 20, x + TILE_W, y + 20 + TILE_H), code, value)
+                self._draw_sequence(canvas, sequence, left, band_top + BAND_INSET + line * SEQUENCE_LINE_H)
         return canvas
 
-    def _draw_piles(self, canvas: Canvas, view: JSON, viewer: Viewer) -> None:
-        """The bag (face down, with its count) and the top of the discard pile, top right."""
-        right = IMAGE_W - MARGIN
-        discard_box = (right - TILE_W - 40, 34, right - 40, 34 + TILE_H)
-        bag_box = (right - 2 * TILE_W - 130, 34, right - TILE_W - 130, 34 + TILE_H)
-        canvas.text(
-            ((bag_box[0] + bag_box[2]) / 2, 16),
-            viewer.t("rumbugz.ui.image.bag", count=view["bag_count"]),
-            15,
-            MUTED,
-            anchor="ma",
-        )
-        canvas.back(bag_box)
-        canvas.text(
-            ((discard_box[0] + discard_box[2]) / 2, 16),
-            viewer.t("rumbugz.ui.image.discard", count=view["discard_count"]),
-            15,
-            MUTED,
-            anchor="ma",
-        )
-        if view["discard_top"]:
-            self._tile(canvas, discard_box, view["discard_top"])
-        else:
-            canvas.rounded_rectangle(discard_box, radius=6, outline=MUTED, width=2)
+    @staticmethod
+    def _name(seat: int, view: JSON, viewer: Viewer) -> str:
+        """A player's name, after a pointer on their turn."""
+        turn = seat == view["turn"] and not view["finished"]
+        return ("▶ " if turn else "") + viewer.name(seat)[:NAME_LENGTH]
 
     @staticmethod
     def _title(view: JSON, viewer: Viewer) -> str:
@@ -271,9 +304,34 @@ class TableSide(GameAdapter):
         embed.set_image(url="attachment://rumbugz-table.png")
         return Rendered(
             [embed],
-            picture("rumbugz-table.png", self.table_image, view, viewer),
+            picture(
+                "rumbugz-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
+            ),
             self._table_buttons(view, viewer, game_id),
         )
+
+    @staticmethod
+    def _table_alt(view: JSON, viewer: Viewer) -> str:
+        """What the table's picture shows, in words: each player's completed kinds and sequences
+        (every Bug of them: the picture's "…" stands for Bugz its kind's step tells)."""
+        lines = []
+        for seat in range(view["players"]):
+            if view["removed"][seat]:
+                continue
+            completed = view["completed"][seat]
+            done = ", ".join(kind_name(kind, viewer) for kind in completed) or "—"
+            lines.append(
+                f"{viewer.name(seat)}: {viewer.t('rumbugz.ui.kinds', count=len(completed), kinds=done)}"
+            )
+            for sequence in view["table"]:
+                if sequence["owner"] == seat:
+                    caption = viewer.t(
+                        "rumbugz.ui.image.sequence",
+                        sequence=sequence["id"],
+                        kind=kind_name(sequence["kind"], viewer),
+                    )
+                    lines.append(f"{caption}: {entries_text(table_entries(sequence), viewer)}")
+        return "\n".join(lines)
 
     def _table_buttons(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
         """Everyone sees the same buttons: the step the turn is at, and Bid while bids are open."""

@@ -10,15 +10,24 @@ import discord
 from bot.adapter import GameAdapter, Rendered, Viewer, game_button
 from bot.i18n import t
 from bot.records import within_limit
-from bot.render import HIGHLIGHT, MUTED, Canvas, picture
+from bot.render import HIGHLIGHT, MIN_FONT, MUTED, PICTURE_W, Canvas, picture
 from games.core import JSON, Event
 from games.rummikub import Rummikub
 from games.rummikub.robot import RummikubRobot
 
-TILE_W, TILE_H, TILE_GAP = 40, 56, 4
-SET_GAP = 22
-TABLE_WIDTH = 1000
+# The pictures (issue 31), PICTURE_W wide: the sets in rows, each after its number; the rack in
+# rows of RACK_ROW tiles.
+TILE_W, TILE_H, TILE_GAP = 50, 54, 3
+SET_GAP = 12
+NUMBER_GAP = 4  # between a set's number and its first tile
+MARGIN = 10
+ROW_GAP = 8
+LINE_H = 46  # a line of text
+RACK_ROW = 10  # on a phone too: a rack's tiles are larger than the table's
+RACK_W, RACK_H, RACK_FONT = 74, 94, 52
+RACK_BACKGROUND = (92, 60, 36)
 TILE_FACE = (246, 240, 224)
+TILE_EDGE = (120, 110, 90)
 NUMBER_INK: dict[str, tuple[int, int, int]] = {
     "k": (30, 30, 30),
     "r": (200, 40, 40),
@@ -26,6 +35,8 @@ NUMBER_INK: dict[str, tuple[int, int, int]] = {
     "o": (225, 130, 10),
     "j": (120, 40, 160),
 }
+# The shape beside each colour (colour is never the only cue); the joker reads "J".
+MARK_OF = {"k": "square", "r": "circle", "b": "diamond", "o": "triangle"}
 SELECT_LIMIT = 25
 FIELD_LIMIT = 1024  # characters in an embed field
 # custom_id is at most 100 characters: "gm:<game>:play:" leaves room for about 20 tiles.
@@ -70,50 +81,71 @@ class TableSide(GameAdapter):
 
     # ------------------------------------------------------------------ drawing
 
+    @staticmethod
     def _tile(
-        self, canvas: Canvas, left: int, top: int, code: str, outline: tuple[int, int, int] | None = None
+        canvas: Canvas,
+        left: int,
+        top: int,
+        code: str,
+        size: tuple[int, int, int] = (TILE_W, TILE_H, MIN_FONT),
     ) -> None:
-        box = (left, top, left + TILE_W, top + TILE_H)
-        canvas.face(
-            box, tile_text(code), code, TILE_FACE, NUMBER_INK[code[0]], outline=outline or (120, 110, 90)
-        )
+        width, height, font_size = size
+        box = (left, top, left + width, top + height)
+        ink, mark = NUMBER_INK[code[0]], MARK_OF.get(code[0], "")
+        canvas.face(box, tile_text(code), code, TILE_FACE, ink, TILE_EDGE, label_size=font_size, mark=mark)
+
+    @staticmethod
+    def _set_rows(canvas: Canvas, table: Sequence[Sequence[str]]) -> list[tuple[int, int, int]]:
+        """Each set's (index, left, row), its number at left: sets side by side, wrapping at the
+        picture's width."""
+        placed: list[tuple[int, int, int]] = []
+        left, row = MARGIN, 0
+        for index, tiles in enumerate(table):
+            number = canvas.text_length(str(index + 1), MIN_FONT) + NUMBER_GAP
+            width = int(number) + len(tiles) * (TILE_W + TILE_GAP) - TILE_GAP
+            if left > MARGIN and left + width > PICTURE_W - MARGIN:
+                left, row = MARGIN, row + 1
+            placed.append((index, left, row))
+            left += width + SET_GAP
+        return placed
 
     def table_image(self, view: JSON, viewer: Viewer) -> Canvas:
+        """The sets; the round, the pool and the racks' counts are the message's text."""
+        placed = self._set_rows(Canvas(1, 1), view["table"])
+        rows = 1 + max((row for _, _, row in placed), default=0)
+        pitch = TILE_H + ROW_GAP
+        empty = (
+            []
+            if view["table"]
+            else Canvas(1, 1).wrapped(viewer.t("rummikub.ui.empty_table"), MIN_FONT, PICTURE_W - 2 * MARGIN)
+        )
+        canvas = Canvas(PICTURE_W, 2 * MARGIN + max(rows * pitch - ROW_GAP, len(empty) * LINE_H))
+        for line, text in enumerate(empty):
+            canvas.text((MARGIN, MARGIN + line * LINE_H), text, MIN_FONT, MUTED)
         changed = set(view["changed_sets"])
-        placed: list[tuple[int, int, int]] = []  # (set index, left, top)
-        left, top = 20, 70
-        for index, tiles in enumerate(view["table"]):
-            width = len(tiles) * (TILE_W + TILE_GAP)
-            if left + width > TABLE_WIDTH - 20:
-                left, top = 20, top + TILE_H + 40
-            placed.append((index, left, top))
-            left += width + SET_GAP
-        canvas = Canvas(TABLE_WIDTH, max(top + TILE_H + 40, 160))
-        canvas.text((20, 16), viewer.t("rummikub.ui.heading", round=view["round"], pool=view["pool"]), 28)
-        if not view["table"]:
-            canvas.text((20, 80), viewer.t("rummikub.ui.empty_table"), 20, MUTED)
-        for index, left, top in placed:
+        for index, left, row in placed:
             tiles = view["table"][index]
-            if index in changed:
-                right = left + len(tiles) * (TILE_W + TILE_GAP) - TILE_GAP
-                canvas.rounded_rectangle(
-                    (left - 6, top - 6, right + 6, top + TILE_H + 6), radius=8, outline=HIGHLIGHT, width=3
-                )
+            top = MARGIN + row * pitch
+            number = str(index + 1)
+            first = left + int(canvas.text_length(number, MIN_FONT)) + NUMBER_GAP
+            if index in changed:  # just played: a ring around it and its number
+                right = first + len(tiles) * (TILE_W + TILE_GAP) - TILE_GAP
+                ring = (left - 5, top - 5, right + 4, top + TILE_H + 4)
+                canvas.rounded_rectangle(ring, radius=8, outline=HIGHLIGHT, width=3)
             colour = HIGHLIGHT if index in changed else MUTED
-            canvas.text((left, top + TILE_H + 8), str(index + 1), 16, colour)
+            canvas.text((left, top + TILE_H / 2), number, MIN_FONT, colour, anchor="lm")
             for position, code in enumerate(tiles):
-                self._tile(canvas, left + position * (TILE_W + TILE_GAP), top, code)
+                self._tile(canvas, first + position * (TILE_W + TILE_GAP), top, code)
         return canvas
 
     def rack_image(self, rack: Sequence[str], viewer: Viewer) -> Canvas:
-        per_row = 14
-        rows = max(1, -(-len(rack) // per_row))
-        canvas = Canvas(
-            40 + per_row * (TILE_W + TILE_GAP), 30 + rows * (TILE_H + 16), background=(92, 60, 36)
-        )
+        rows = max(1, -(-len(rack) // RACK_ROW))
+        pitch = RACK_H + 8
+        canvas = Canvas(PICTURE_W, 2 * MARGIN + rows * pitch - 8, background=RACK_BACKGROUND)
         for index, code in enumerate(rack):
-            row, column = divmod(index, per_row)
-            self._tile(canvas, 20 + column * (TILE_W + TILE_GAP), 15 + row * (TILE_H + 16), code)
+            row, column = divmod(index, RACK_ROW)
+            left, top = 2 * MARGIN + column * (RACK_W + 4), MARGIN + row * pitch
+            self._tile(canvas, left, top, code, (RACK_W, RACK_H, RACK_FONT))
         return canvas
 
     # ------------------------------------------------------------------ messages
@@ -141,7 +173,9 @@ class TableSide(GameAdapter):
             embed.add_field(
                 name=viewer.t("rummikub.ui.sets"), value=within_limit(sets, "\n", FIELD_LIMIT), inline=False
             )
-        embed.set_footer(text=viewer.t("rummikub.ui.footer", pool=view["pool"], sets=len(view["table"])))
+        # The shape each colour has on the tiles (colour is never the only cue).
+        footer = viewer.t("rummikub.ui.footer", pool=view["pool"], sets=len(view["table"]))
+        embed.set_footer(text=f"{footer}\n{viewer.t('rummikub.ui.marks')}")
         embed.set_image(url="attachment://rummikub-table.png")
         items: list[discord.ui.Item[Any]] = [
             game_button(game_id, "hand", viewer.t("rummikub.ui.button.rack"), emoji="🎴"),
@@ -154,7 +188,9 @@ class TableSide(GameAdapter):
             ),
             game_button(game_id, "draw", viewer.t("rummikub.ui.button.draw"), emoji="🎲"),
         ]
-        return Rendered([embed], picture("rummikub-table.png", self.table_image, view, viewer), items)
+        alt = "\n".join(sets) or viewer.t("rummikub.ui.empty_table")
+        table = picture("rummikub-table.png", self.table_image, view, viewer, alt_text=alt.replace("**", ""))
+        return Rendered([embed], table, items)
 
     def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
         rack = view.get("rack", [])
@@ -169,7 +205,8 @@ class TableSide(GameAdapter):
                 name=viewer.t("rummikub.ui.initial_meld_name"), value=viewer.t("rummikub.ui.initial_meld")
             )
         embed.set_image(url="attachment://rummikub-rack.png")
-        return Rendered([embed], picture("rummikub-rack.png", self.rack_image, rack, viewer))
+        alt = self.labels(rack, viewer) or viewer.t("rummikub.ui.rack_empty")
+        return Rendered([embed], picture("rummikub-rack.png", self.rack_image, rack, viewer, alt_text=alt))
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:
         if event.key in ("rummikub.event.round_won", "rummikub.event.round_blocked"):

@@ -13,18 +13,19 @@ from bot.games.seriebum.text import (
     PANEL_BUTTONS,
     SILENT_EVENTS,
     SPECIAL_WORDS,
+    TILE_MARKS,
     actions_of,
     seat_deciding,
     tile_label,
     tiles_text,
 )
-from bot.render import FELT_DARK, HIGHLIGHT, INK, MUTED, Canvas, picture
+from bot.render import FELT_DARK, HIGHLIGHT, INK, MIN_FONT, MUTED, PICTURE_H, PICTURE_W, Canvas, picture
 from bot.tables import truncate
 from games.core import JSON, Event
 from games.seriebum import SerieBum
 from games.seriebum.engine import FLIP, REARRANGE
 from games.seriebum.robot import SerieBumRobot
-from games.seriebum.tiles import BUM, COLUMNS, JOLLY, NUMBER, ROWS, RUBA, TILE_ID, TILES
+from games.seriebum.tiles import BUM, COLUMNS, JOLLY, NUMBER, RUBA, TILE_ID, TILES
 
 Colour = tuple[int, int, int]
 
@@ -39,22 +40,24 @@ TILE_COLOURS: dict[str, tuple[Colour, Colour]] = {
     BUM: ((232, 110, 26), INK),
 }
 
-# The board: 7 columns x 5 rows of tiles, coordinates on the top and left edges, then a legend.
-WIDTH = 720
-TILE_W, TILE_H, TILE_GAP = 84, 96, 10
-GRID_TOP = 104
-GRID_LEFT = (WIDTH - len(COLUMNS) * TILE_W - (len(COLUMNS) - 1) * TILE_GAP) // 2 + 12
-LEGEND_TOP = GRID_TOP + ROWS * (TILE_H + TILE_GAP) + 8
-SWATCH = 30
-BOARD_BOTTOM = LEGEND_TOP + SWATCH + 24
-SEEN_INSET = 10  # a remembered tile: its face inside its back
-MIN_WORD_SIZE = 14
-# Each player: a header line, then their series as small tiles, two series to a line.
-PLAYER_HEADER_H = 62
-SMALL_W, SMALL_H, SMALL_GAP = 38, 50, 4
-SERIES_SLOT_W = 350
-SERIES_LINE_H = SMALL_H + 12
-NO_SERIES_H = 40
+# The picture (issue 31), PICTURE_W x PICTURE_H at the least: the grid on the left, with its
+# column letters above and row numbers beside it; each player's name and series on the right.
+LABEL_W, LABEL_H = 26, 44
+TILE_W, TILE_H, TILE_GAP_X, TILE_GAP_Y = 58, 90, 6, 11
+GRID_LEFT, GRID_TOP = LABEL_W + 4, LABEL_H
+SEEN_INSET = 5  # a remembered tile: its face inside its back
+RING = 4  # the ring around a tile face up now
+SERIES_LEFT = GRID_LEFT + len(COLUMNS) * (TILE_W + TILE_GAP_X) + 2
+SERIES_RIGHT = PICTURE_W - 4
+SMALL_W, SMALL_H = 51, 60  # a series' tiles, side by side
+SERIES_GAP = 14
+SERIES_LINE_H = SMALL_H + 6
+PLAYER_HEADER_H = 48
+PLAYER_GAP = 10
+NAME_LENGTH = 12
+# "B!", not "B": a cell's name on a back is a column's letter and a row's number.
+SPECIAL_SHORT = {JOLLY: "J", RUBA: "R", BUM: "B!"}
+STATE_WORDS = {"up": "face_up", "seen": "seen"}  # a tile in view: how the alt text says it is
 
 
 class TableSide(GameAdapter):
@@ -75,15 +78,15 @@ class TableSide(GameAdapter):
         tile = TILES[TILE_ID[code]]
         fill, ink = TILE_COLOURS[tile.colour or tile.kind]
         if tile.kind == NUMBER:
-            canvas.face(box, str(tile.value), code, fill, ink)
+            mark = TILE_MARKS[tile.colour] if tile.colour else ""
+            canvas.face(box, str(tile.value), code, fill, ink, label_size=MIN_FONT, mark=mark)
             return
+        # A special says what it is in a word, or in short where the word does not fit.
         word = SPECIAL_WORDS[tile.kind]
-        canvas.face(box, "", code, fill, ink)
-        x0, y0, x1, y1 = box
-        size = int(min((y1 - y0) * 0.3, (x1 - x0) * 1.5 / len(word)))
-        if size < MIN_WORD_SIZE:  # a small tile in a series: its initial, large enough to read
-            word, size = word[0], int((y1 - y0) * 0.42)
-        canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), word, size, ink, anchor="mm")
+        x0, _, x1, _ = box
+        if canvas.text_length(word, MIN_FONT) > x1 - x0 - 6:
+            word = SPECIAL_SHORT[tile.kind]
+        canvas.face(box, word, code, fill, ink, label_size=MIN_FONT)
 
     def _draw_seen(self, canvas: Canvas, box: tuple[int, int, int, int], code: str) -> None:
         """A tile covered again but still remembered: its back, with the face showing through."""
@@ -91,103 +94,84 @@ class TableSide(GameAdapter):
         x0, y0, x1, y1 = box
         self._draw_tile(canvas, (x0 + SEEN_INSET, y0 + SEEN_INSET, x1 - SEEN_INSET, y1 - SEEN_INSET), code)
 
-    def _draw_board(self, canvas: Canvas, view: JSON, viewer: Viewer) -> None:
+    def _draw_board(self, canvas: Canvas, view: JSON) -> None:
         for index, column in enumerate(view["columns"]):
-            x = GRID_LEFT + index * (TILE_W + TILE_GAP) + TILE_W // 2
-            canvas.text((x, GRID_TOP - 12), column, 24, MUTED, anchor="md")
+            x = GRID_LEFT + index * (TILE_W + TILE_GAP_X) + TILE_W // 2
+            canvas.text((x, LABEL_H - 8), column, MIN_FONT, MUTED, anchor="ms")
         for row in range(view["rows"]):
-            y = GRID_TOP + row * (TILE_H + TILE_GAP) + TILE_H // 2
-            canvas.text((GRID_LEFT - 16, y), str(row + 1), 24, MUTED, anchor="rm")
+            y = GRID_TOP + row * (TILE_H + TILE_GAP_Y) + TILE_H // 2
+            canvas.text((LABEL_W // 2 + 2, y), str(row + 1), MIN_FONT, MUTED, anchor="mm")
         columns = len(view["columns"])
         for index, cell in enumerate(view["cells"]):
             row, column = divmod(index, columns)
-            left = GRID_LEFT + column * (TILE_W + TILE_GAP)
-            top = GRID_TOP + row * (TILE_H + TILE_GAP)
+            left = GRID_LEFT + column * (TILE_W + TILE_GAP_X)
+            top = GRID_TOP + row * (TILE_H + TILE_GAP_Y)
             box = (left, top, left + TILE_W, top + TILE_H)
             state, tile = cell["state"], cell["tile"]
             if state == "empty":
-                canvas.rounded_rectangle(box, radius=12, outline=FELT_DARK, width=3)
+                canvas.rounded_rectangle(box, radius=10, outline=FELT_DARK, width=3)
                 continue
             if state == "up":
-                ring = (left - 5, top - 5, left + TILE_W + 5, top + TILE_H + 5)
-                canvas.rounded_rectangle(ring, radius=16, outline=HIGHLIGHT, width=5)
+                ring = (left - RING, top - RING, left + TILE_W + RING, top + TILE_H + RING)
+                canvas.rounded_rectangle(ring, radius=12, outline=HIGHLIGHT, width=RING)
             if tile is None:
-                canvas.back(box)
-                canvas.text((left + TILE_W // 2, top + TILE_H // 2), cell["cell"], 22, MUTED, anchor="mm")
+                canvas.back(box, cell["cell"], MIN_FONT)
             elif state == "seen":
                 self._draw_seen(canvas, box, tile)
             else:
                 self._draw_tile(canvas, box, tile)
-        self._draw_legend(canvas, viewer)
 
-    def _draw_legend(self, canvas: Canvas, viewer: Viewer) -> None:
-        """What a ringed tile and a tile inside its back mean (drawn without faces: no codes).
+    @staticmethod
+    def _series_layout(player: JSON) -> list[tuple[str, int, int]]:
+        """Each tile of a player's series with its (left, line): series side by side, a series
+        that does not fit on a line starting the next, and one longer than a line cut in even
+        parts (a run of seven: four, then three)."""
+        per_line = (SERIES_RIGHT - SERIES_LEFT) // SMALL_W
+        placed: list[tuple[str, int, int]] = []
+        left, line = SERIES_LEFT, 0
+        for series in player["series"]:
+            tiles = series["tiles"]
+            if left > SERIES_LEFT and left + len(tiles) * SMALL_W > SERIES_RIGHT:
+                left, line = SERIES_LEFT, line + 1
+            part = -(-len(tiles) // -(-len(tiles) // per_line))
+            for index, code in enumerate(tiles):
+                if index and index % part == 0:
+                    left, line = SERIES_LEFT, line + 1
+                placed.append((code, left, line))
+                left += SMALL_W
+            left += SERIES_GAP
+        return placed
 
-        Image texts avoid accented letters: Pillow's bundled font has none."""
-        top, middle = LEGEND_TOP, WIDTH // 2
-        canvas.rounded_rectangle(
-            (GRID_LEFT, top, GRID_LEFT + SWATCH, top + SWATCH), 6, outline=HIGHLIGHT, width=4
-        )
-        canvas.back((middle, top, middle + SWATCH, top + SWATCH))
-        canvas.rectangle(
-            (middle + 8, top + 8, middle + SWATCH - 8, top + SWATCH - 8), fill=TILE_COLOURS["R"][0]
-        )
-        for left, key in ((GRID_LEFT, "seriebum.image.face_up"), (middle, "seriebum.image.seen")):
-            canvas.text((left + SWATCH + 10, top + SWATCH // 2), viewer.t(key), 20, MUTED, anchor="lm")
+    def _player_height(self, player: JSON) -> int:
+        placed = self._series_layout(player)
+        lines = 1 + max(line for _, _, line in placed) if placed else 0
+        return PLAYER_HEADER_H + lines * SERIES_LINE_H + PLAYER_GAP
 
     def _draw_player(self, canvas: Canvas, view: JSON, viewer: Viewer, seat: int, top: int) -> None:
         player = view["players"][seat]
+        # Whose turn it is: a pointer and a colour.
         deciding = seat == seat_deciding(view)
-        canvas.line((20, top, WIDTH - 20, top), fill=FELT_DARK, width=3)
-        if deciding:
-            canvas.ellipse((24, top + 22, 40, top + 38), fill=HIGHLIGHT)
-        canvas.text(
-            (50 if deciding else 24, top + 14), viewer.name(seat)[:24], 28, HIGHLIGHT if deciding else INK
-        )
-        scores = viewer.t(
-            "seriebum.image.scores",
-            points=player["manche_points"],
-            total=player["total"],
-            target=view["target"],
-        )
-        canvas.text((WIDTH - 24, top + 20), scores, 20, MUTED, anchor="ra")
+        name = ("▶ " if deciding else "") + viewer.name(seat)[:NAME_LENGTH]
+        canvas.text((SERIES_LEFT, top + 4), name, MIN_FONT, HIGHLIGHT if deciding else INK)
         top += PLAYER_HEADER_H
-        if not player["series"]:
-            canvas.text((24, top), "·", 20, MUTED)
-        for index, series in enumerate(player["series"]):
-            line, slot = divmod(index, 2)
-            left = 24 + slot * SERIES_SLOT_W
+        for code, left, line in self._series_layout(player):
             y = top + line * SERIES_LINE_H
-            canvas.text((left, y + SMALL_H // 2), str(index + 1), 22, MUTED, anchor="lm")
-            x = left + 28
-            for code in series["tiles"]:
-                self._draw_tile(canvas, (x, y, x + SMALL_W, y + SMALL_H), code)
-                x += SMALL_W + SMALL_GAP
-            points = str(series["points"]) if series["points"] else "·"
-            canvas.text(
-                (x + 6, y + SMALL_H // 2), points, 22, INK if series["points"] else MUTED, anchor="lm"
-            )
-
-    @staticmethod
-    def _player_height(player: JSON) -> int:
-        lines = (len(player["series"]) + 1) // 2
-        return PLAYER_HEADER_H + (lines * SERIES_LINE_H + 12 if lines else NO_SERIES_H)
+            self._draw_tile(canvas, (left, y, left + SMALL_W, y + SMALL_H), code)
 
     def table_image(self, view: JSON, viewer: Viewer) -> Canvas:
-        canvas = Canvas(WIDTH, BOARD_BOTTOM + sum(self._player_height(p) for p in view["players"]) + 8)
-        canvas.text((24, 22), viewer.t("seriebum.table.title", manche=view["manche"]), 28)
-        canvas.text(
-            (WIDTH - 24, 30),
-            viewer.t("seriebum.image.counts", face_down=view["face_down"], out=view["out_of_game"]),
-            20,
-            MUTED,
-            anchor="ra",
-        )
-        self._draw_board(canvas, view, viewer)
-        top = BOARD_BOTTOM
-        for player in view["players"]:
+        """The grid and the series; the counts, the scores and each series' points are the
+        message's text (the picture keeps to what reads at the size Discord shows it)."""
+        heights = [self._player_height(player) for player in view["players"]]
+        grid_bottom = GRID_TOP + view["rows"] * (TILE_H + TILE_GAP_Y)
+        canvas = Canvas(PICTURE_W, max(PICTURE_H, grid_bottom, 8 + sum(heights)))
+        self._draw_board(canvas, view)
+        top = 8
+        for player, height in zip(view["players"], heights, strict=True):
             self._draw_player(canvas, view, viewer, player["seat"], top)
-            top += self._player_height(player)
+            top += height
+            canvas.line(
+                (SERIES_LEFT, top - PLAYER_GAP // 2, SERIES_RIGHT, top - PLAYER_GAP // 2), FELT_DARK, 3
+            )
         return canvas
 
     # ------------------------------------------------------------------ messages
@@ -241,15 +225,28 @@ class TableSide(GameAdapter):
         embed.set_image(url="attachment://seriebum-table.png")
         return Rendered(
             [embed],
-            picture("seriebum-table.png", self.table_image, view, viewer),
+            picture(
+                "seriebum-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
+            ),
             self._table_items(view, viewer, game_id),
         )
 
-    def table_copy(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
-        """The table for ``/seriebum table``: a reply nobody edits would keep flipped tiles in view
-        after they are covered, so it shows where they are, not what they are."""
-        cells = [{**cell, "tile": None} for cell in view["cells"]]
-        return self.table({**view, "cells": cells}, viewer, game_id)
+    def _table_alt(self, view: JSON, viewer: Viewer) -> str:
+        """What the table's picture shows, in words: the tiles in view by their cells, then
+        each player's series."""
+        in_view = []
+        for cell in view["cells"]:
+            if cell["tile"] is not None:
+                state = viewer.t(f"seriebum.image.{STATE_WORDS[cell['state']]}")
+                in_view.append(f"{cell['cell']} {tile_label(cell['tile'], viewer)} ({state})")
+        lines = [" · ".join(in_view)] if in_view else []
+        for player in view["players"]:
+            series = [
+                f"{index + 1}. {tiles_text(series['tiles'], viewer)}"
+                for index, series in enumerate(player["series"])
+            ]
+            lines.append(f"{viewer.name(player['seat'])}: " + (" · ".join(series) or "—"))
+        return "\n".join(lines)
 
     def _table_items(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
         if view["finished"]:

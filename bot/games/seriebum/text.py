@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.adapter import Viewer
+from bot.render import MARKS
 from bot.tables import truncate
 from games.core import JSON
 from games.seriebum.engine import BUM_CHOICE, FLIP, FLIP_SECOND, PLACE, REARRANGE, STEAL
@@ -13,6 +14,8 @@ from games.seriebum.tiles import BUM, JOLLY, NUMBER, RUBA, TILE_ID, TILES
 OptionText = tuple[str, str | None]  # a select option's label and description
 
 COLOUR_SQUARES = {"R": "🟥", "Y": "🟨", "W": "⬜", "B": "🟦"}
+# The shape beside each colour, in the pictures and in the texts (colour is never the only cue).
+TILE_MARKS: dict[str, str] = {"R": "circle", "Y": "triangle", "W": "square", "B": "diamond"}
 SPECIAL_WORDS = {JOLLY: "JOLLY", RUBA: "RUBA", BUM: "BUM!"}
 
 SELECTS_PER_PANEL = 4  # the fifth row holds the panel's buttons
@@ -38,10 +41,11 @@ SILENT_EVENTS = frozenset({"seriebum.event.first_covered"})
 
 
 def tile_label(code: str, viewer: Viewer) -> str:
-    """How a tile reads in text: '🟥40', 'JOLLY'."""
+    """How a tile reads in text: '🟥●40' (its colour, and the shape the pictures mark it with),
+    'JOLLY'."""
     tile = TILES[TILE_ID[code]]
     if tile.kind == NUMBER and tile.colour is not None:
-        return f"{COLOUR_SQUARES[tile.colour]}{tile.value}"
+        return f"{COLOUR_SQUARES[tile.colour]}{MARKS[TILE_MARKS[tile.colour]]}{tile.value}"
     return viewer.t(f"seriebum.label.tile_{tile.kind}")
 
 
