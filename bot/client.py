@@ -14,11 +14,13 @@ from discord.ext import commands
 
 from bot.adapter import GameAdapter, drawn_at
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
+from bot.community import Community
+from bot.community_commands import preferences_group, settings_group
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
-from bot.replies import claim, language, report_error, unclaimed
+from bot.replies import claim, language, prefer, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableMovedOn, TableService, check_origin, click_read
 from bot.timers import TimerService
@@ -76,8 +78,9 @@ class GameBot(commands.Bot):
         self.adapters: dict[str, GameAdapter] = {}
         # The services get what they need; the store and the timers follow once opened.
         self.tables = TableService(self.adapters, settings, self, after_delivery)
+        self.community = Community(lambda: self.store.community, settings.robot_pause)
         # Read at each lobby: a test may seed the next game by setting the bot's seed_source.
-        self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source())
+        self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source(), self.community)
 
     @staticmethod
     def client_options(settings: Settings) -> dict[str, Any]:
@@ -99,6 +102,8 @@ class GameBot(commands.Bot):
             await self.load_extension(extension)
         for command in (help_command, leaderboard_command, stats_command, history_command):
             self.tree.add_command(command(self))
+        self.tree.add_command(settings_group(self))
+        self.tree.add_command(preferences_group(self))
         self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect)
         await self._sync_commands()
         await self._resume_games()
@@ -139,6 +144,7 @@ class GameBot(commands.Bot):
         """Run a component's work; any error is answered ephemerally (and logged if unexpected)."""
         claim(interaction)
         try:
+            prefer(interaction, await self.community.language(interaction.user.id))
             await work
         except Exception as error:
             await report_error(interaction, error)

@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 import aiohttp
 import discord
 
-from bot import standins
+from bot import community, standins
 from bot.adapter import GameAdapter, Rendered, Table, component_view, drawn_at, game_button
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
@@ -118,9 +118,13 @@ def decision_key(actions: frozenset[str]) -> str:
 
 
 def plan_timers(
-    to_act: Mapping[int, frozenset[str]], previous: Sequence[TimerRow], timeout: int, now: float
+    to_act: Mapping[int, frozenset[str]],
+    previous: Sequence[TimerRow],
+    timeout: int,
+    now: float,
+    reminder: float = 0.5,
 ) -> list[tuple[int, str, str, float]]:
-    """A reminder at half time and an expiry per deciding seat.
+    """A reminder after the share ``reminder`` of the turn (none at 0) and an expiry per deciding seat.
 
     A seat still facing the same decision keeps its deadline (a simultaneous reveal does
     not restart the clock of those who have not chosen yet); a reminder already sent is
@@ -137,7 +141,8 @@ def plan_timers(
             if reminder is not None:
                 planned.append((seat, "remind", decision, reminder.due_at))
         else:
-            planned.append((seat, "remind", decision, now + timeout / 2))
+            if reminder:
+                planned.append((seat, "remind", decision, now + timeout * reminder))
             planned.append((seat, "expire", decision, now + timeout))
     return planned
 
@@ -344,9 +349,11 @@ class TableService:
         """Every timer the game needs now: people's reminders and expiries, computers' moves."""
         game, robots = table.game, table.robots
         people = {seat: actions for seat, actions in game.required_to_act().items() if seat not in robots}
-        return plan_timers(people, previous, table.row.turn_timeout, now) + plan_robot_moves(
-            game.to_act(), robots, changed, previous, self.settings.robot_pause, now
-        )
+        kept = table.row.server_settings
+        pause = community.computer_pause(kept, self.settings.robot_pause)
+        return plan_timers(
+            people, previous, table.row.turn_timeout, now, community.reminder_share(kept)
+        ) + plan_robot_moves(game.to_act(), robots, changed, previous, pause, now)
 
     async def begin(self, row: GameRow, seats: list[SeatRow], adapter: GameAdapter) -> Publication:
         """Deal and save the running game with its timers and what its deal must announce; or
@@ -359,7 +366,12 @@ class TableService:
         publication = Publication(events, {}, show_hands=True)
         now = self.now()
         dealt = Score(
-            game.totals(), game.finished, game.winner(), adapter.ends_round(events), adapter.feats(events)
+            game.totals(),
+            game.finished,
+            game.winner(),
+            adapter.ends_round(events),
+            adapter.feats(events),
+            rated=community.rated(row.server_settings, seats),
         )
         await self.store.start(
             row.id,
@@ -591,6 +603,7 @@ class TableService:
                 stand_ins={seat: str(action["level"])} if kind == STAND_IN else {},
                 back=[seat] if kind == BACK else [],
                 stand_in_name=t(language_of(table.row.locale), standins.NAME, name="{name}"),
+                rated=community.rated(table.row.server_settings, table.seats),
             )
             after = self._committed(table, change)
             return replace(publication, pictures=self._draw_ahead(after, publication)), change, after
@@ -901,7 +914,10 @@ class TableService:
         told: dict[int, list[str]] = {}
         for seat_row in table.seats:
             seat = seat_row.seat
-            if seat_row.gone or seat_row.played_by_computer or f"dm:{seat}" in pending.delivered:
+            # A player who keeps their hand to the hand button gets no DM.
+            if not seat_row.dm_hand or seat_row.gone or seat_row.played_by_computer:
+                continue
+            if f"dm:{seat}" in pending.delivered:
                 continue
             if show_hands or seat in private or seat in publication.hands_changed:
                 told[seat] = private.get(seat, [])
@@ -1110,7 +1126,8 @@ class TableService:
             return
         if timer.kind == "remind":
             await self.store.drop_timer(timer)
-            left = duration_text(viewer.language, table.row.turn_timeout // 2)
+            share = community.reminder_share(table.row.server_settings)
+            left = duration_text(viewer.language, round(table.row.turn_timeout * (1 - share)))
             channel = await self.channel(table.row.channel_id)
             if channel is not None:
                 await channel.send(
