@@ -1132,7 +1132,10 @@ class TableService:
             if channel is not None:
                 await channel.send(
                     viewer.t(
-                        "common.reminder",
+                        # "Half your time is gone" says it all at the default share.
+                        "common.reminder"
+                        if share == community.DEFAULT_REMINDER / 100
+                        else "settings.reminder",
                         mention=table.mention(timer.seat),
                         left=left,
                         url=table.jump_url(),
