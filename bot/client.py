@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -12,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.adapter import GameAdapter, drawn_at
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
 from bot.community import Community
@@ -49,6 +51,15 @@ ANSWERABLE = (
     discord.InteractionType.component,
     discord.InteractionType.modal_submit,
 )
+
+
+# How often a process says it is alive (python -m bot.health wants a heartbeat of the last minute).
+HEARTBEAT_SECONDS = 20.0
+
+
+def answered(interaction: discord.Interaction) -> None:
+    """The bot is done with the interaction: how long it took since Discord made it."""
+    metrics.answered((discord.utils.utcnow() - interaction.created_at).total_seconds())
 
 
 class GameBot(commands.Bot):
@@ -124,6 +135,26 @@ class GameBot(commands.Bot):
         self.timers.poke()
         # What a crash left between a commit and its announcements, once the channels are known.
         self._delivery = asyncio.create_task(self._deliver_pending(), name="deliver-pending")
+        self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
+
+    def gateway_connected(self) -> bool:
+        """Connected to Discord's gateway and heard from it (the latency of its last heartbeat)."""
+        return self.is_ready() and not self.is_closed() and math.isfinite(self.latency)
+
+    async def _beat(self) -> None:
+        """Say the process is alive, in the database (``python -m bot.health`` reads it), every
+        ``HEARTBEAT_SECONDS``; with the metrics on, the games running and what is still to announce."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                now = discord.utils.utcnow().timestamp()
+                await self.store.heartbeats.beat(self.settings.process_name, self.gateway_connected(), now)
+                if metrics.enabled():
+                    running = await self.store.running_count()
+                    metrics.tables(running, await self.store.heartbeats.pending_announcements())
+            except Exception:
+                log.exception("could not write the heartbeat")
+            await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def _deliver_pending(self) -> None:
         await self.wait_until_ready()
@@ -133,6 +164,8 @@ class GameBot(commands.Bot):
             log.exception("could not deliver what was pending at start-up")
 
     async def close(self) -> None:
+        if hasattr(self, "_heartbeat"):
+            self._heartbeat.cancel()
         if hasattr(self, "timers"):
             self.timers.stop()
         self.tables.close()
@@ -148,6 +181,10 @@ class GameBot(commands.Bot):
             await work
         except Exception as error:
             await report_error(interaction, error)
+        answered(interaction)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        answered(interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction gets an answer: one that no handler of ours took (a forged custom_id
@@ -160,6 +197,7 @@ class GameBot(commands.Bot):
     ) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         await report_error(interaction, original)
+        answered(interaction)
 
     async def on_game_component(
         self,

@@ -24,6 +24,8 @@ class Settings:
     # Discord's shard count and this process's shards; None runs one unsharded client.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # The loopback port of the Prometheus metrics (the metrics extra); None: no metrics served.
+    metrics_port: int | None = None
 
     def __post_init__(self) -> None:
         if self.shard_ids is not None and self.shard_count is None:
@@ -32,6 +34,14 @@ class Settings:
             0 <= shard < self.shard_count for shard in self.shard_ids or ()
         ):
             raise ValueError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({self.shard_count - 1})")
+
+    @property
+    def process_name(self) -> str:
+        """Names this process's heartbeat (see bot/health.py): by the shards it holds, which only it
+        holds, so a process started again with the same configuration takes its name back."""
+        if self.shard_count is None:
+            return "all"
+        return f"shards {','.join(map(str, self.shards.ids))} of {self.shard_count}"
 
     @property
     def shards(self) -> Shards:
@@ -46,6 +56,7 @@ class Settings:
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         count = os.environ.get("SHARD_COUNT", "").strip()
         ids = os.environ.get("SHARD_IDS", "").strip()
+        port = os.environ.get("METRICS_PORT", "").strip()
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database=os.environ.get("DATABASE_URL", "").strip()
@@ -56,4 +67,5 @@ class Settings:
             robot_pause=float(os.environ.get("ROBOT_PAUSE", "").strip() or 2.0),
             shard_count=int(count) if count else None,
             shard_ids=tuple(int(shard) for shard in ids.split(",")) if ids else None,
+            metrics_port=int(port) if port else None,
         )

@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 import aiohttp
 import discord
 
-from bot import community, standins
+from bot import community, metrics, standins
 from bot.adapter import GameAdapter, Rendered, Table, component_view, drawn_at, game_button
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
@@ -266,6 +266,7 @@ def refusal_logged(message: str, *args: object) -> Iterator[None]:
     try:
         yield
     except Exception as error:
+        metrics.discord_error(getattr(error, "status", type(error).__name__))
         if transient(error):
             raise DeliveryDeferred from error
         if not isinstance(error, discord.HTTPException):
@@ -617,6 +618,7 @@ class TableService:
             # Its pictures were drawn for nothing (rare: another process moved the game first).
             raise OutOfDate from None
         table.row, table.seats, table.timers = after.row, after.seats, after.timers
+        metrics.move()
         self.poke_timers(min((due_at for *_, due_at in change.timers), default=None))
         return publication
 

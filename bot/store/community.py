@@ -1,4 +1,4 @@
-"""A server's settings, each player's preferences, and the bot processes' heartbeats.
+"""A server's settings and each player's preferences.
 
 What is stored is what was chosen: a NULL column is a setting left at its default, which the
 service (``bot.community``) fills in, so a default changed in a new version reaches every server
@@ -67,7 +67,7 @@ def _encoded(name: str, value: Any) -> Any:
 
 
 class CommunityStore:
-    """Settings, preferences and heartbeats over the store's backend (composed by ``Store``)."""
+    """Settings and preferences over the store's backend (composed by ``Store``)."""
 
     def __init__(self, backend: Backend) -> None:
         self._db = backend
@@ -120,16 +120,3 @@ class CommunityStore:
             f" ON CONFLICT (user_id) DO UPDATE SET {name} = excluded.{name}",
             (user_id, _encoded(name, value)),
         )
-
-    async def beat(self, process: str, gateway: bool, now: float) -> None:
-        """The process ``process`` is alive at ``now``, its gateway connected or not."""
-        await self._db.execute(
-            "INSERT INTO heartbeats (process, at, gateway) VALUES (?, ?, ?)"
-            " ON CONFLICT (process) DO UPDATE SET at = excluded.at, gateway = excluded.gateway",
-            (process, now, int(gateway)),
-        )
-
-    async def heartbeat(self, process: str) -> tuple[float, bool] | None:
-        """When ``process`` last beat and whether its gateway was connected; None if never."""
-        rows = await self._db.fetch("SELECT at, gateway FROM heartbeats WHERE process = ?", (process,))
-        return (float(rows[0]["at"]), bool(rows[0]["gateway"])) if rows else None

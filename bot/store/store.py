@@ -17,6 +17,7 @@ from typing import Any
 from bot.ratings import Skill, places, rate
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
 from bot.store.community import CommunityStore
+from bot.store.heartbeats import Heartbeats
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 
@@ -371,24 +372,29 @@ def _pending(row: Row) -> Pending:
     return Pending(row["game_id"], row["version"], json.loads(row["publication"]), delivered)
 
 
+async def open_backend(database: str) -> Backend:
+    """The database ``database`` names (an SQLite file's path, or a ``postgresql://`` URL), as it is."""
+    if database.startswith(POSTGRES_SCHEMES):
+        # Imported here: a bot on SQLite never loads asyncpg (a tenth of a second at start-up).
+        from bot.store.postgres import PostgresBackend
+
+        return await PostgresBackend.open(database)
+    return await SQLiteBackend.open(database)
+
+
 class Store:
     def __init__(self, backend: Backend, shards: Shards = Shards()) -> None:
         self._db = backend
         self.shards = shards
         self.community = CommunityStore(backend)
+        self.heartbeats = Heartbeats(backend)
         # Names this process's timer claims: one store is opened per process start.
         self.process_id = secrets.token_hex(8)
 
     @classmethod
     async def open(cls, database: str, shards: Shards = Shards()) -> Store:
         """The store in ``database``: an SQLite file's path, or a ``postgresql://`` URL; migrated."""
-        if database.startswith(POSTGRES_SCHEMES):
-            # Imported here: a bot on SQLite never loads asyncpg (a tenth of a second at start-up).
-            from bot.store.postgres import PostgresBackend
-
-            backend: Backend = await PostgresBackend.open(database)
-        else:
-            backend = await SQLiteBackend.open(database)
+        backend = await open_backend(database)
         await backend.migrate([script.format_map(backend.schema_fields) for script in MIGRATIONS])
         store = cls(backend, shards)
         await store.rate_unrated_matches()
