@@ -53,10 +53,6 @@ ANSWERABLE = (
 )
 
 
-# How often a process says it is alive (python -m bot.health wants a heartbeat of the last minute).
-HEARTBEAT_SECONDS = 20.0
-
-
 def answered(interaction: discord.Interaction) -> None:
     """The bot is done with the interaction: how long it took since Discord made it."""
     metrics.answered((discord.utils.utcnow() - interaction.created_at).total_seconds())
@@ -143,7 +139,7 @@ class GameBot(commands.Bot):
 
     async def _beat(self) -> None:
         """Say the process is alive, in the database (``python -m bot.health`` reads it), every
-        ``HEARTBEAT_SECONDS``; with the metrics on, the games running and what is still to announce."""
+        ``heartbeat_seconds``; with the metrics on, the games running and what is still to announce."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:
@@ -154,7 +150,7 @@ class GameBot(commands.Bot):
                     metrics.tables(running, await self.store.heartbeats.pending_announcements())
             except Exception:
                 log.exception("could not write the heartbeat")
-            await asyncio.sleep(HEARTBEAT_SECONDS)
+            await asyncio.sleep(self.settings.heartbeat_seconds)
 
     async def _deliver_pending(self) -> None:
         await self.wait_until_ready()

@@ -46,9 +46,10 @@ class CommunityServices(Protocol):
     def adapters(self) -> Mapping[str, GameAdapter]: ...
 
 
-def language_choices(key: str) -> list[app_commands.Choice[str]]:
+def language_choices(namespace: str) -> list[app_commands.Choice[str]]:
+    """Discord's language, or one of ours, named in ``namespace``'s words (settings, preferences)."""
     return [
-        app_commands.Choice(name=described(f"{key}.{value}"), value=value)
+        app_commands.Choice(name=described(f"{namespace}.language.{value}"), value=value)
         for value in (DISCORD_LANGUAGE, *LANGUAGES)
     ]
 
@@ -110,7 +111,7 @@ def settings_group(services: CommunityServices) -> app_commands.Group:
 
     @group.command(name="language", description=described("settings.cmd.language"))
     @app_commands.describe(value=described("settings.cmd.language.value"))
-    @app_commands.choices(value=language_choices("settings.language"))
+    @app_commands.choices(value=language_choices("settings"))
     async def language_setting(
         interaction: discord.Interaction, value: app_commands.Choice[str] | None = None
     ) -> None:
@@ -266,7 +267,7 @@ def preferences_group(services: CommunityServices) -> app_commands.Group:
 
     @group.command(name="language", description=described("preferences.cmd.language"))
     @app_commands.describe(value=described("preferences.cmd.language.value"))
-    @app_commands.choices(value=language_choices("preferences.language"))
+    @app_commands.choices(value=language_choices("preferences"))
     async def language_preference(
         interaction: discord.Interaction, value: app_commands.Choice[str] | None = None
     ) -> None:
