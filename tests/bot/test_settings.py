@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 
 import discord
 import pytest
 
+from bot import community
 from bot.i18n import duration_text, t
 from bot.playground.world import ClientLocale
+from bot.store import SeatRow
 from tests.bot.bue_driver import BueDriver
 from tests.bot.forging import forge_slash
 
@@ -204,3 +208,32 @@ async def test_settings_survive_a_restart(simcord_env, database, make_bot):
     assert shown.response.embeds[0].fields[3].value.startswith("1 h 30 min")
     await driver.open()
     assert game_row(driver, driver.game_id)["turn_timeout"] == 90 * 60
+
+
+async def test_the_computers_pause_and_rating_are_the_servers(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=1)
+    admin = admin_of(simcord_env, driver)
+    await admin.slash(driver.channel, "settings computer_pause", seconds=5)
+    await admin.slash(driver.channel, "settings computers_rated", value=False)
+    host = driver.members[0]
+    await host.slash(driver.channel, "bue start", computers=1)
+    await host.click(driver.channel.last_message, label="Begin")
+    driver.game_id = driver.query("SELECT MAX(id) FROM games")[0][0]
+    if driver.state().turn == 0:
+        await driver.play_one(random.Random(5))
+    version = driver.query("SELECT version FROM games WHERE id = ?", driver.game_id)[0][0]
+    await simcord_env.advance_time(4.5)
+    assert driver.query("SELECT version FROM games WHERE id = ?", driver.game_id)[0][0] == version
+    await simcord_env.advance_time(1)
+    assert driver.query("SELECT version FROM games WHERE id = ?", driver.game_id)[0][0] > version
+    # A match with a computer player: its results will count for nobody's rating.
+    assert game_row(driver, driver.game_id)["kept"]["computers_rated"] is False
+
+
+def test_only_a_match_with_computer_players_is_kept_out_of_ratings():
+    person = SeatRow(0, 1, "anna", "en", 0, False, False)
+    computer = SeatRow(1, -1, "🤖 1", "en", 0, False, False, robot="hard")
+    off = {"computers_rated": False}
+    assert not community.rated(off, [person, computer])
+    assert community.rated(off, [person, replace(computer, robot=None, user_id=2)])
+    assert community.rated({}, [person, computer])  # a game from before the setting
