@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import sqlite3
 from dataclasses import replace
 
 import pytest
+from prometheus_client import REGISTRY
 
-from bot import backup, health
+from bot import backup, health, metrics
 from bot.config import Settings
 from bot.store.backup import BackupFailed, backup_sqlite
 from tests.bot.bue_driver import BueDriver
@@ -83,3 +85,34 @@ def test_the_health_command_exits_1_when_unhealthy(tmp_path, monkeypatch, capsys
     monkeypatch.delenv("DATABASE_URL", raising=False)
     assert health.main([]) == 1
     assert "unhealthy: no database" in capsys.readouterr().out
+
+
+async def test_metrics_count_moves_answers_games_and_what_discord_refused(simcord_env, database, make_bot):
+    def value(name: str, **labels: str) -> float:
+        return REGISTRY.get_sample_value(name, labels) or 0.0
+
+    moves, answers = value("tabletop_moves_total"), value("tabletop_answer_latency_seconds_count")
+    driver = BueDriver(simcord_env, database, players=2)
+    await driver.open()
+    await driver.play_one(random.Random(1))
+    assert value("tabletop_moves_total") == moves + 1
+    assert value("tabletop_answer_latency_seconds_count") >= answers + 4  # start, 2 joins, begin, the move
+    # The heartbeat reads the games running (one, of this process's shards) and what is left to announce.
+    await simcord_env.restart_bot(make_bot())
+    assert value("tabletop_games_running") == 1 and value("tabletop_announcements_pending") == 0
+
+    refused = value("tabletop_discord_errors_total", status="403")
+    simcord_env.inject_error(
+        "PATCH", f"/channels/{driver.channel.id}/messages/{driver.table_id()}", status=403, code=50013
+    )
+    await driver.play_one(random.Random(2))
+    assert value("tabletop_discord_errors_total", status="403") == refused + 1
+    limited = value("tabletop_discord_rate_limits_total")
+    logging.getLogger("discord.http").addFilter(metrics._count_rate_limits)
+    try:
+        logging.getLogger("discord.http").warning(
+            "We are being rate limited. %s %s responded with 429.", "GET", "/"
+        )
+    finally:
+        logging.getLogger("discord.http").removeFilter(metrics._count_rate_limits)
+    assert value("tabletop_discord_rate_limits_total") == limited + 1
