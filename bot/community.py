@@ -120,7 +120,8 @@ def has_role(member: Any, role_id: int | None) -> bool:
 def can_manage(interaction: discord.Interaction) -> bool:
     """Manage Server, as Discord computed it for this interaction (Discord's default permission
     on /settings is only a default: a server's admins can open the command to anyone)."""
-    return interaction.guild_id is not None and interaction.permissions.manage_guild
+    permissions = interaction.permissions
+    return interaction.guild_id is not None and (permissions.manage_guild or permissions.administrator)
 
 
 class Community:

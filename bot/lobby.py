@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import standins
+from bot import community, standins
 from bot.adapter import GameAdapter, component_view
 from bot.community import Community, check_role, kept_role, turn_timeout_seconds
 from bot.i18n import duration_text, language_of, t
@@ -46,6 +46,8 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
     settings = adapter.settings(rules, lang)
     settings.append(t(lang, "standins.lobby.on" if standins.enabled(row.options) else "standins.lobby.off"))
     settings.append(t(lang, "lobby.timeout", duration=duration_text(lang, row.turn_timeout)))
+    if not community.rated(row.server_settings, seats):
+        settings.append(t(lang, "settings.lobby.unrated"))
     embed.add_field(name=t(lang, "lobby.settings"), value="\n".join(settings), inline=False)
     return embed
 

@@ -217,6 +217,8 @@ async def test_the_computers_pause_and_rating_are_the_servers(simcord_env, datab
     await admin.slash(driver.channel, "settings computers_rated", value=False)
     host = driver.members[0]
     await host.slash(driver.channel, "bue start", computers=1)
+    lobby_settings = driver.channel.last_message.embeds[0].fields[1].value
+    assert t("en", "settings.lobby.unrated") in lobby_settings  # the players know before they begin
     await host.click(driver.channel.last_message, label="Begin")
     driver.game_id = driver.query("SELECT MAX(id) FROM games")[0][0]
     if driver.state().turn == 0:
