@@ -141,7 +141,7 @@ class GameBot(commands.Bot):
         """Say the process is alive, in the database (``python -m bot.health`` reads it), every
         ``heartbeat_seconds``; with the metrics on, the games running and what is still to announce."""
         await self.wait_until_ready()
-        while not self.is_closed():
+        while True:
             try:
                 now = discord.utils.utcnow().timestamp()
                 await self.store.heartbeats.beat(self.settings.process_name, self.gateway_connected(), now)
@@ -150,6 +150,8 @@ class GameBot(commands.Bot):
                     metrics.tables(running, await self.store.heartbeats.pending_announcements())
             except Exception:
                 log.exception("could not write the heartbeat")
+            if self.settings.heartbeat_seconds is None or self.is_closed():
+                return
             await asyncio.sleep(self.settings.heartbeat_seconds)
 
     async def _deliver_pending(self) -> None:

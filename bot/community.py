@@ -31,6 +31,7 @@ MAX_COMPUTER_PAUSE = 60.0
 # How long a player's chosen language is remembered before it is read again (another process
 # may have changed it); a change made through this process is seen at once.
 LANGUAGE_CACHE_SECONDS = 60.0
+LANGUAGE_CACHE_SIZE = 10_000
 
 # The settings /settings shows, in its order.
 SERVER_SETTINGS = (
@@ -218,6 +219,8 @@ class Community:
         if known is not None and time.monotonic() - known[1] < LANGUAGE_CACHE_SECONDS:
             return known[0]
         chosen = (await self._store().player(user_id)).language
+        if len(self._languages) >= LANGUAGE_CACHE_SIZE:
+            self._languages.clear()
         self._languages[user_id] = (chosen, time.monotonic())
         return chosen
 

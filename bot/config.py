@@ -26,8 +26,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     # The loopback port of the Prometheus metrics (the metrics extra); None: no metrics served.
     metrics_port: int | None = None
-    # How often the process writes its heartbeat (python -m bot.health wants one of the last minute).
-    heartbeat_seconds: float = 20.0
+    # How often the process writes its heartbeat (python -m bot.health wants one of the last minute);
+    # None: once, at start (a simulated Discord, whose clock jumps, has no supervisor to tell).
+    heartbeat_seconds: float | None = 20.0
 
     def __post_init__(self) -> None:
         if self.shard_ids is not None and self.shard_count is None:

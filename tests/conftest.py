@@ -137,7 +137,7 @@ async def make_bot(database, monkeypatch) -> AsyncIterator[Callable[[], GameBot]
         """``settings`` adds to the test's: ``shard_count``, ``shard_ids``."""
         # One heartbeat, at start: one every 20 s would wake the bot 180 times an hour of advance_time.
         defaults = Settings(
-            token=None, database=database, dev_guild_id=None, log_level="INFO", heartbeat_seconds=1e9
+            token=None, database=database, dev_guild_id=None, log_level="INFO", heartbeat_seconds=None
         )
         made.append(bot_for(replace(defaults, **settings), seed_source=lambda: next(seeds)))
         return made[-1]

@@ -72,8 +72,14 @@ async def test_game_options_for_the_games_a_player_hosts(simcord_env, database):
         assert refused.response.ephemeral and t("en", key, **params) in text_of(refused), options
     too_high = await anna.slash(driver.channel, "preferences game_options", game="bue", options="target=9999")
     assert "must be between" in text_of(too_high)
-    forged = await forge_slash(anna, driver.channel, "preferences game_options", {"game": (3, "chess")})
-    assert t("en", "error.forged_options") in text_of(forged)
+    for name, options in [
+        ("preferences game_options", {"game": (3, "chess")}),
+        ("preferences language", {"value": (3, "de")}),
+        ("preferences dm_hand", {"value": (5, "maybe")}),
+        ("preferences ping", {"value": (3, "no")}),
+    ]:
+        forged = await forge_slash(anna, driver.channel, name, options)
+        assert forged.response.ephemeral and t("en", "error.forged_options") in text_of(forged), name
     assert driver.query("SELECT COUNT(*) FROM player_preferences")[0][0] == 0
 
     saved = await anna.slash(
