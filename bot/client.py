@@ -134,8 +134,9 @@ class GameBot(commands.Bot):
         self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
 
     def gateway_connected(self) -> bool:
-        """Connected to Discord's gateway and heard from it (the latency of its last heartbeat)."""
-        return self.is_ready() and not self.is_closed() and math.isfinite(self.latency)
+        """Connected to Discord's gateway: ready, not closed, and with a websocket (discord.py's
+        latency is NaN without one; infinite only until the gateway's first heartbeat answer)."""
+        return self.is_ready() and not self.is_closed() and not math.isnan(self.latency)
 
     async def _beat(self) -> None:
         """Say the process is alive, in the database (``python -m bot.health`` reads it), every

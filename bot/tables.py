@@ -122,9 +122,10 @@ def plan_timers(
     previous: Sequence[TimerRow],
     timeout: int,
     now: float,
-    reminder: float = 0.5,
+    reminder_share: float = 0.5,
 ) -> list[tuple[int, str, str, float]]:
-    """A reminder after the share ``reminder`` of the turn (none at 0) and an expiry per deciding seat.
+    """A reminder after the share ``reminder_share`` of the turn (none at 0) and an expiry per
+    deciding seat.
 
     A seat still facing the same decision keeps its deadline (a simultaneous reveal does
     not restart the clock of those who have not chosen yet); a reminder already sent is
@@ -141,8 +142,8 @@ def plan_timers(
             if reminder is not None:
                 planned.append((seat, "remind", decision, reminder.due_at))
         else:
-            if reminder:
-                planned.append((seat, "remind", decision, now + timeout * reminder))
+            if reminder_share:
+                planned.append((seat, "remind", decision, now + timeout * reminder_share))
             planned.append((seat, "expire", decision, now + timeout))
     return planned
 

@@ -70,6 +70,10 @@ async def test_the_health_check_healthy_then_not(simcord_env, database, make_bot
     )
     stale = await health.check(settings, now=at + 61)
     assert stale == (False, "unhealthy: the bot's last heartbeat is 61 s old")
+    with sqlite3.connect(database) as db:  # the bot lost Discord's gateway
+        db.execute("UPDATE heartbeats SET gateway = 0")
+    down = await health.check(settings, now=at + 1)
+    assert down == (False, "unhealthy: the bot is not connected to Discord's gateway")
     # Another process's configuration: its own heartbeat, never written.
     sharded = replace(settings, shard_count=2, shard_ids=(1,))
     assert (await health.check(sharded, now=at))[0] is False
