@@ -10,6 +10,8 @@ from dotenv import load_dotenv
 from bot.store import Shards
 
 DEFAULT_DATABASE = "data/tabletop.sqlite3"
+# How often a running bot writes its heartbeat: python -m bot.health wants one of the last minute.
+HEARTBEAT_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -27,8 +29,9 @@ class Settings:
     # The loopback port of the Prometheus metrics (the metrics extra); None: no metrics served.
     metrics_port: int | None = None
     # How often the process writes its heartbeat (python -m bot.health wants one of the last minute);
-    # None: once, at start (a simulated Discord, whose clock jumps, has no supervisor to tell).
-    heartbeat_seconds: float | None = 20.0
+    # None: once, at start. Settings made in code (a test, SimCord's simulated clock) have None, and
+    # the bot's configuration (``from_env``) HEARTBEAT_SECONDS.
+    heartbeat_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.shard_ids is not None and self.shard_count is None:
@@ -71,4 +74,5 @@ class Settings:
             shard_count=int(count) if count else None,
             shard_ids=tuple(int(shard) for shard in ids.split(",")) if ids else None,
             metrics_port=int(port) if port else None,
+            heartbeat_seconds=HEARTBEAT_SECONDS,
         )

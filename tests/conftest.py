@@ -135,10 +135,7 @@ async def make_bot(database, monkeypatch) -> AsyncIterator[Callable[[], GameBot]
 
     def make(database: str = database, **settings: Any) -> GameBot:
         """``settings`` adds to the test's: ``shard_count``, ``shard_ids``."""
-        # One heartbeat, at start: one every 20 s would wake the bot 180 times an hour of advance_time.
-        defaults = Settings(
-            token=None, database=database, dev_guild_id=None, log_level="INFO", heartbeat_seconds=None
-        )
+        defaults = Settings(token=None, database=database, dev_guild_id=None, log_level="INFO")
         made.append(bot_for(replace(defaults, **settings), seed_source=lambda: next(seeds)))
         return made[-1]
 

@@ -120,3 +120,14 @@ async def test_metrics_count_moves_answers_games_and_what_discord_refused(simcor
     finally:
         logging.getLogger("discord.http").removeFilter(metrics._count_rate_limits)
     assert value("tabletop_discord_rate_limits_total") == limited + 1
+
+
+async def test_a_running_bot_beats_every_20_seconds(simcord_env, database, make_bot, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert Settings.from_env().heartbeat_seconds == 20.0  # the bot's own configuration
+    await simcord_env.restart_bot(make_bot(heartbeat_seconds=20.0))
+    driver = BueDriver(simcord_env, database)
+    (first,) = driver.query("SELECT at FROM heartbeats")[0]
+    await simcord_env.advance_time(21)
+    (second,) = driver.query("SELECT at FROM heartbeats")[0]
+    assert second == pytest.approx(first + 20, abs=1)
