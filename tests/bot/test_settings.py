@@ -15,6 +15,7 @@ from bot.playground.world import ClientLocale
 from bot.store import SeatRow
 from tests.bot.bue_driver import BueDriver
 from tests.bot.forging import forge_slash
+from tests.conftest import BACKENDS
 
 
 def text_of(result) -> str:
@@ -199,6 +200,7 @@ async def test_a_forged_or_unusable_setting_changes_nothing(simcord_env, databas
     assert driver.query("SELECT COUNT(*) FROM guild_settings")[0][0] == 0
 
 
+@pytest.mark.parametrize("database", BACKENDS, indirect=True)
 async def test_settings_survive_a_restart(simcord_env, database, make_bot):
     driver = BueDriver(simcord_env, database, players=2)
     admin = admin_of(simcord_env, driver)
