@@ -241,3 +241,31 @@ def test_only_a_match_with_computer_players_is_kept_out_of_ratings():
     assert not community.rated(off, [person, computer])
     assert community.rated(off, [person, replace(computer, robot=None, user_id=2)])
     assert community.rated({}, [person, computer])  # a game from before the setting
+
+
+async def computers_finish_a_match(env, driver, channel) -> int:
+    """The only person opens a short Bué match with a computer and lets their time run out: a
+    computer stands in and the computers finish it. Returns the game's id."""
+    host = driver.members[0]
+    await host.slash(channel, "bue start", computers=1, target=10, turn_timeout="1m")
+    await host.click(channel.last_message, label="Begin")
+    game_id = driver.query("SELECT MAX(id) FROM games")[0][0]
+    for _ in range(200):
+        if driver.query("SELECT status FROM games WHERE id = ?", game_id)[0][0] != "running":
+            return game_id
+        await env.advance_time(61)
+    raise AssertionError("the match never ended")
+
+
+async def test_a_match_with_computers_is_rated_unless_the_server_says_otherwise(simcord_env, database):
+    driver = BueDriver(simcord_env, database, players=1)
+    admin = admin_of(simcord_env, driver)
+    await admin.slash(driver.channel, "settings computer_pause", seconds=0)
+    rated = await computers_finish_a_match(simcord_env, driver, driver.channel)
+    assert driver.query("SELECT COUNT(*) FROM ratings WHERE game_id = ?", rated)[0][0] > 0
+
+    await admin.slash(driver.channel, "settings computers_rated", value=False)
+    unrated = await computers_finish_a_match(simcord_env, driver, driver.channel)
+    assert driver.query("SELECT status FROM games WHERE id = ?", unrated) == [("finished",)]
+    assert driver.query("SELECT DISTINCT rated FROM results WHERE game_id = ?", unrated) == [(0,)]
+    assert driver.query("SELECT COUNT(*) FROM ratings WHERE game_id = ?", unrated)[0][0] == 0
