@@ -13,6 +13,7 @@ import webbrowser
 
 import discord
 
+from bot import metrics
 from bot.client import bot_for
 from bot.config import Settings
 from bot.i18n import LANGUAGES
@@ -90,6 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     if settings.token is None:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
+    if settings.metrics_port is not None:
+        try:
+            metrics.start(settings.metrics_port)
+        except (RuntimeError, OSError) as error:
+            print(f"Configuration error: METRICS_PORT: {error}", file=sys.stderr)
+            return 2
     bot = bot_for(settings)
     try:
         bot.run(settings.token, log_handler=None)

@@ -131,8 +131,9 @@ class Table:
         return Viewer(language, self.names_in(language), seat)
 
     def mention(self, seat: int) -> str:
-        """A person is pinged; a computer, which needs no call, is named."""
-        if self.seats[seat].played_by_computer:
+        """A person is pinged; a computer, which needs no call, is named, and so is a person who
+        asked not to be pinged (their preference)."""
+        if self.seats[seat].played_by_computer or not self.seats[seat].ping:
             return f"**{self.names[seat]}**"
         return f"<@{self.seats[seat].user_id}>"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -12,15 +13,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.adapter import GameAdapter, drawn_at
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
+from bot.community import Community
+from bot.community_commands import preferences_group, settings_group
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator, t
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
-from bot.replies import claim, language, report_error, unclaimed
+from bot.replies import claim, language, prefer, report_error, unclaimed
 from bot.store import Store
 from bot.tables import ABORT, KEEP_PLAYING, TableMovedOn, TableService, check_origin, click_read
 from bot.timers import Sleep, TimerService
@@ -49,6 +53,11 @@ ANSWERABLE = (
     discord.InteractionType.component,
     discord.InteractionType.modal_submit,
 )
+
+
+def answered(interaction: discord.Interaction) -> None:
+    """The bot is done with the interaction: how long it took since Discord made it."""
+    metrics.answered((discord.utils.utcnow() - interaction.created_at).total_seconds())
 
 
 class GameBot(commands.Bot):
@@ -82,8 +91,9 @@ class GameBot(commands.Bot):
         self.adapters: dict[str, GameAdapter] = {}
         # The services get what they need; the store and the timers follow once opened.
         self.tables = TableService(self.adapters, settings, self, after_delivery)
+        self.community = Community(lambda: self.store.community, settings.robot_pause)
         # Read at each lobby: a test may seed the next game by setting the bot's seed_source.
-        self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source())
+        self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source(), self.community)
 
     @staticmethod
     def client_options(settings: Settings) -> dict[str, Any]:
@@ -106,6 +116,8 @@ class GameBot(commands.Bot):
             await self.load_extension(extension)
         for command in (help_command, leaderboard_command, stats_command, history_command, replay_command):
             self.tree.add_command(command(self))
+        self.tree.add_command(settings_group(self))
+        self.tree.add_command(preferences_group(self))
         self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, ReplayButton, ReplaySelect)
         await self._sync_commands()
         await self._resume_games()
@@ -126,6 +138,29 @@ class GameBot(commands.Bot):
         self.timers.poke()
         # What a crash left between a commit and its announcements, once the channels are known.
         self._delivery = asyncio.create_task(self._deliver_pending(), name="deliver-pending")
+        self._heartbeat = asyncio.create_task(self._beat(), name="heartbeat")
+
+    def gateway_connected(self) -> bool:
+        """Connected to Discord's gateway: ready, not closed, and with a websocket (discord.py's
+        latency is NaN without one; infinite only until the gateway's first heartbeat answer)."""
+        return self.is_ready() and not self.is_closed() and not math.isnan(self.latency)
+
+    async def _beat(self) -> None:
+        """Say the process is alive, in the database (``python -m bot.health`` reads it), every
+        ``heartbeat_seconds``; with the metrics on, the games running and what is still to announce."""
+        await self.wait_until_ready()
+        while True:
+            try:
+                now = discord.utils.utcnow().timestamp()
+                await self.store.heartbeats.beat(self.settings.process_name, self.gateway_connected(), now)
+                if metrics.enabled():
+                    running = await self.store.running_count()
+                    metrics.tables(running, await self.store.heartbeats.pending_announcements())
+            except Exception:
+                log.exception("could not write the heartbeat")
+            if self.settings.heartbeat_seconds is None or self.is_closed():
+                return
+            await asyncio.sleep(self.settings.heartbeat_seconds)
 
     async def _deliver_pending(self) -> None:
         await self.wait_until_ready()
@@ -135,6 +170,8 @@ class GameBot(commands.Bot):
             log.exception("could not deliver what was pending at start-up")
 
     async def close(self) -> None:
+        if hasattr(self, "_heartbeat"):
+            self._heartbeat.cancel()
         if hasattr(self, "timers"):
             self.timers.stop()
         self.tables.close()
@@ -146,9 +183,14 @@ class GameBot(commands.Bot):
         """Run a component's work; any error is answered ephemerally (and logged if unexpected)."""
         claim(interaction)
         try:
+            prefer(interaction, await self.community.language(interaction.user.id))
             await work
         except Exception as error:
             await report_error(interaction, error)
+        answered(interaction)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        answered(interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction gets an answer: one that no handler of ours took (a forged custom_id
@@ -161,6 +203,7 @@ class GameBot(commands.Bot):
     ) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         await report_error(interaction, original)
+        answered(interaction)
 
     async def on_game_component(
         self,

@@ -10,11 +10,12 @@ import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter, component_view
+from bot.community import Community
 from bot.i18n import described, t
 from bot.lobby import Lobbies
 from bot.records import decimal, game_choices, history_embed, nothing_yet, stats_embed
 from bot.replays import open_button
-from bot.replies import claim, language, reply, report_error
+from bot.replies import claim, language, prefer, reply, report_error
 from bot.store import Store
 from bot.tables import TableService
 from games.core import TABLE_OPTIONS, GameError, Option
@@ -85,10 +86,19 @@ def options_well_formed(options: object) -> bool:
     return True
 
 
+class Preferring(Protocol):
+    """The bot, as the command tree sees it: where each user's chosen language is kept."""
+
+    @property
+    def community(self) -> Community: ...
+
+
 class GameTree(app_commands.CommandTree):  # type: ignore[type-arg]
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Refuse ids that are not ids before discord.py parses them."""
         claim(interaction)
+        preferring: Preferring = self.client  # type: ignore[assignment]
+        prefer(interaction, await preferring.community.language(interaction.user.id))
         data: Any = interaction.data or {}
         if options_well_formed(data.get("options")):
             return True

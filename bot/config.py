@@ -10,6 +10,8 @@ from dotenv import load_dotenv
 from bot.store import Shards
 
 DEFAULT_DATABASE = "data/tabletop.sqlite3"
+# How often a running bot writes its heartbeat: python -m bot.health wants one of the last minute.
+HEARTBEAT_SECONDS = 20.0
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,12 @@ class Settings:
     # Discord's shard count and this process's shards; None runs one unsharded client.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # The loopback port of the Prometheus metrics (the metrics extra); None: no metrics served.
+    metrics_port: int | None = None
+    # How often the process writes its heartbeat (python -m bot.health wants one of the last minute);
+    # None: once, at start. Settings made in code (a test, SimCord's simulated clock) have None, and
+    # the bot's configuration (``from_env``) HEARTBEAT_SECONDS.
+    heartbeat_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.shard_ids is not None and self.shard_count is None:
@@ -38,6 +46,14 @@ class Settings:
             0 <= shard < self.shard_count for shard in self.shard_ids or ()
         ):
             raise ValueError(f"SHARD_IDS must be between 0 and SHARD_COUNT - 1 ({self.shard_count - 1})")
+
+    @property
+    def process_name(self) -> str:
+        """Names this process's heartbeat (see bot/health.py): by the shards it holds, which only it
+        holds, so a process started again with the same configuration takes its name back."""
+        if self.shard_count is None:
+            return "all"
+        return f"shards {','.join(map(str, self.shards.ids))} of {self.shard_count}"
 
     @property
     def shards(self) -> Shards:
@@ -52,6 +68,7 @@ class Settings:
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         count = os.environ.get("SHARD_COUNT", "").strip()
         ids = os.environ.get("SHARD_IDS", "").strip()
+        port = os.environ.get("METRICS_PORT", "").strip()
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database=os.environ.get("DATABASE_URL", "").strip()
@@ -63,4 +80,6 @@ class Settings:
             view_pause=float(os.environ.get("VIEW_PAUSE", "").strip() or 5.0),
             shard_count=int(count) if count else None,
             shard_ids=tuple(int(shard) for shard in ids.split(",")) if ids else None,
+            metrics_port=int(port) if port else None,
+            heartbeat_seconds=HEARTBEAT_SECONDS,
         )

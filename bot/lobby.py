@@ -9,9 +9,10 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import standins
+from bot import community, standins
 from bot.adapter import GameAdapter, component_view
-from bot.i18n import duration_text, language_of, parse_duration, t
+from bot.community import Community, check_role, kept_role, turn_timeout_seconds
+from bot.i18n import duration_text, language_of, t
 from bot.refusals import Refusal, due_for_repost, refusal, retire
 from bot.replies import chosen_values, language, show_panel
 from bot.store import ChannelBusy, GameRow, SeatRow
@@ -20,22 +21,6 @@ from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
 
 log = logging.getLogger(__name__)
-
-DEFAULT_TIMEOUT = 24 * 3600
-MIN_TIMEOUT = 60
-MAX_TIMEOUT = 7 * 24 * 3600
-
-
-def turn_timeout_seconds(text: str | None) -> int:
-    if text is None:
-        return DEFAULT_TIMEOUT
-    try:
-        seconds = parse_duration(text)
-    except ValueError:
-        raise GameError("error.timeout_unreadable", text=text) from None
-    if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
-        raise GameError("error.timeout_range")
-    return seconds
 
 
 def message_url(row: GameRow) -> str:
@@ -67,6 +52,8 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
     settings = adapter.settings(rules, lang)
     settings.append(t(lang, "standins.lobby.on" if standins.enabled(row.options) else "standins.lobby.off"))
     settings.append(t(lang, "lobby.timeout", duration=duration_text(lang, row.turn_timeout)))
+    if not community.rated(row.server_settings, seats):
+        settings.append(t(lang, "settings.lobby.unrated"))
     embed.add_field(name=t(lang, "lobby.settings"), value="\n".join(settings), inline=False)
     return embed
 
@@ -189,11 +176,16 @@ class Lobbies:
     """Lobbies: opened by a start command, filled by clicks, begun as a running game."""
 
     def __init__(
-        self, tables: TableService, adapters: Mapping[str, GameAdapter], seed_source: Callable[[], int]
+        self,
+        tables: TableService,
+        adapters: Mapping[str, GameAdapter],
+        seed_source: Callable[[], int],
+        community: Community,
     ) -> None:
         self.tables = tables
         self.adapters = adapters
         self.seed_source = seed_source
+        self.community = community
 
     async def open(
         self,
@@ -208,11 +200,17 @@ class Lobbies:
         ``players`` are seated after the host, then computers of the ``robots`` levels."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise GameError("error.guild_only")
-        given = {k: v for k, v in options.items() if v is not None}
-        resolved = adapter.engine.resolve_options(given) | resolve_table_options(given)
-        timeout = turn_timeout_seconds(turn_timeout)
-        channel_lang = language_of(interaction.guild_locale or interaction.locale)
+        # Read once, here: the game keeps what it needs of them (a change later leaves it be).
+        server = await self.community.at_start(interaction)
         user = interaction.user
+        hosts = dict((await self.community.player(user.id)).game_options.get(adapter.name, {}))
+        hosts_timeout = hosts.pop("turn_timeout", None)
+        given = (
+            {"stand_in": int(server.stand_in)} | hosts | {k: v for k, v in options.items() if v is not None}
+        )
+        resolved = adapter.engine.resolve_options(given) | resolve_table_options(given)
+        timeout = turn_timeout_seconds(turn_timeout, hosts_timeout or server.turn_timeout)
+        channel_lang = server.language or language_of(interaction.guild_locale or interaction.locale)
         try:
             game_id = await self.tables.store.create_lobby(
                 kind=adapter.name,
@@ -227,6 +225,7 @@ class Lobbies:
                 seed=self.seed_source(),
                 now=discord.utils.utcnow().timestamp(),
                 players=players,
+                server_settings=server.kept(),
             )
         except ChannelBusy as busy:
             game = t(language(interaction), f"{busy.game.kind}.title")
@@ -263,6 +262,7 @@ class Lobbies:
             if move == "join":
                 if seated:
                     raise GameError("error.already_joined")
+                check_role(user, kept_role(row.server_settings))
                 if len(seats) >= adapter.engine.max_players:
                     raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
                 await self.tables.store.join(game_id, user.id, user.display_name, str(interaction.locale))

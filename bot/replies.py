@@ -15,8 +15,18 @@ from games.core import GameError
 log = logging.getLogger(__name__)
 
 
+# Where an interaction carries the language its user chose in /preferences (see ``prefer``).
+CHOSEN_LANGUAGE = "chosen_language"
+
+
 def language(interaction: discord.Interaction) -> str:
-    return language_of(interaction.locale)
+    """The language to answer the user in: the one they chose, else their Discord's."""
+    return language_of(interaction.extras.get(CHOSEN_LANGUAGE) or interaction.locale)
+
+
+def prefer(interaction: discord.Interaction, chosen: str | None) -> None:
+    """The user chose ``chosen`` (None: their Discord's) for the bot's answers to them."""
+    interaction.extras[CHOSEN_LANGUAGE] = chosen
 
 
 class Body(TypedDict, total=False):

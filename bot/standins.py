@@ -85,7 +85,9 @@ def left_events(seat: SeatRow) -> list[Event]:
 
 
 def away_events(seat: SeatRow) -> list[Event]:
-    return [Event(AWAY, {"name": seat.name, "mention": f"<@{seat.user_id}>"})]
+    # Named without a ping for a player who asked for none.
+    mention = f"<@{seat.user_id}>" if seat.ping else f"**{seat.name}**"
+    return [Event(AWAY, {"name": seat.name, "mention": mention})]
 
 
 def back_events(seat: SeatRow) -> list[Event]:

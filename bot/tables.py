@@ -19,7 +19,7 @@ from typing import Any, Literal, Protocol
 
 import discord
 
-from bot import standins
+from bot import community, metrics, standins
 from bot.adapter import GameAdapter, Links, Rendered, Table, component_view, drawn_at, game_button
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
@@ -122,9 +122,14 @@ def decision_key(actions: frozenset[str]) -> str:
 
 
 def plan_timers(
-    to_act: Mapping[int, frozenset[str]], previous: Sequence[TimerRow], timeout: int, now: float
+    to_act: Mapping[int, frozenset[str]],
+    previous: Sequence[TimerRow],
+    timeout: int,
+    now: float,
+    reminder_share: float = 0.5,
 ) -> list[tuple[int, str, str, float]]:
-    """A reminder at half time and an expiry per deciding seat.
+    """A reminder after the share ``reminder_share`` of the turn (none at 0) and an expiry per
+    deciding seat.
 
     A seat still facing the same decision keeps its deadline (a simultaneous reveal does
     not restart the clock of those who have not chosen yet); a reminder already sent is
@@ -141,7 +146,8 @@ def plan_timers(
             if reminder is not None:
                 planned.append((seat, "remind", decision, reminder.due_at))
         else:
-            planned.append((seat, "remind", decision, now + timeout / 2))
+            if reminder_share:
+                planned.append((seat, "remind", decision, now + timeout * reminder_share))
             planned.append((seat, "expire", decision, now + timeout))
     return planned
 
@@ -292,6 +298,7 @@ def refusal_logged(message: str, *args: object) -> Iterator[None]:
     try:
         yield
     except Exception as error:
+        metrics.discord_error(getattr(error, "status", type(error).__name__))
         if transient(error):
             raise DeliveryDeferred from error
         if not isinstance(error, discord.HTTPException):
@@ -382,14 +389,12 @@ class TableService:
         (held while the move's ``events`` must stay in view, see ``view_hold``)."""
         game, robots = table.game, table.robots
         people = {seat: actions for seat, actions in game.required_to_act().items() if seat not in robots}
-        return plan_timers(people, previous, table.row.turn_timeout, now) + plan_robot_moves(
-            game.to_act(),
-            robots,
-            changed,
-            previous,
-            self.settings.robot_pause,
-            now,
-            self.view_hold(table, events),
+        kept = table.row.server_settings
+        pause = community.computer_pause(kept, self.settings.robot_pause)
+        return plan_timers(
+            people, previous, table.row.turn_timeout, now, community.reminder_share(kept)
+        ) + plan_robot_moves(
+            game.to_act(), robots, changed, previous, pause, now, self.view_hold(table, events)
         )
 
     def view_hold(self, table: Table, events: Sequence[Event]) -> float:
@@ -413,7 +418,12 @@ class TableService:
         publication = Publication(events, {}, show_hands=True)
         now = self.now()
         dealt = Score(
-            game.totals(), game.finished, game.winner(), adapter.ends_round(events), adapter.feats(events)
+            game.totals(),
+            game.finished,
+            game.winner(),
+            adapter.ends_round(events),
+            adapter.feats(events),
+            rated=community.rated(row.server_settings, seats),
         )
         await self.store.start(
             row.id,
@@ -698,6 +708,7 @@ class TableService:
                 stand_ins={seat: str(action["level"])} if kind == STAND_IN else {},
                 back=[seat] if kind == BACK else [],
                 stand_in_name=t(language_of(table.row.locale), standins.NAME, name="{name}"),
+                rated=community.rated(table.row.server_settings, table.seats),
             )
             after = self._committed(table, change)
             return replace(publication, pictures=self._draw_ahead(after, publication)), change, after
@@ -711,6 +722,7 @@ class TableService:
             # Its pictures were drawn for nothing (rare: another process moved the game first).
             raise OutOfDate from None
         table.row, table.seats, table.timers = after.row, after.seats, after.timers
+        metrics.move()
         self.poke_timers(min((due_at for *_, due_at in change.timers), default=None))
         return publication
 
@@ -1097,7 +1109,10 @@ class TableService:
         told: dict[int, list[str]] = {}
         for seat_row in table.seats:
             seat = seat_row.seat
-            if seat_row.gone or seat_row.played_by_computer or f"dm:{seat}" in pending.delivered:
+            # A player who keeps their hand to the hand button gets no DM.
+            if not seat_row.dm_hand or seat_row.gone or seat_row.played_by_computer:
+                continue
+            if f"dm:{seat}" in pending.delivered:
                 continue
             if show_hands or seat in private or seat in publication.hands_changed:
                 told[seat] = private.get(seat, [])
@@ -1346,14 +1361,18 @@ class TableService:
             await self._robot_move(table, timer.seat)
             return
         if timer.kind == "remind":
-            left = duration_text(viewer.language, table.row.turn_timeout // 2)
+            share = community.reminder_share(table.row.server_settings)
+            left = duration_text(viewer.language, round(table.row.turn_timeout * (1 - share)))
             channel = await self.channel(table.row.channel_id)
             if channel is not None:
                 try:
                     with refusal_logged("reminder of game %s not posted", table.row.id):
                         await channel.send(
                             viewer.t(
-                                "common.reminder",
+                                # "Half your time is gone" says it all at the default share.
+                                "common.reminder"
+                                if share == community.DEFAULT_REMINDER / 100
+                                else "settings.reminder",
                                 mention=table.mention(timer.seat),
                                 left=left,
                                 table=table.link(viewer.language),

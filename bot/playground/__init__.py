@@ -34,8 +34,16 @@ def playground_settings(settings: Settings) -> Settings:
     database.parent.mkdir(parents=True, exist_ok=True)
     for leftover in (database, *(database.with_name(database.name + end) for end in ("-wal", "-shm"))):
         leftover.unlink(missing_ok=True)
+    # One heartbeat, at start: SimCord's clock jumps to today as the playground opens, and a beat
+    # every 20 s would be played over all the days between.
     return replace(
-        settings, token=None, database=str(database), dev_guild_id=None, shard_count=None, discord_links=False
+        settings,
+        token=None,
+        database=str(database),
+        dev_guild_id=None,
+        shard_count=None,
+        heartbeat_seconds=None,
+        discord_links=False,
     )
 
 

@@ -230,4 +230,38 @@ MIGRATIONS: tuple[str, ...] = (
         closed_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # Running it for a community: a server's settings, each player's preferences, a heartbeat.
+    """
+    -- A server's settings, one column each; NULL is the default (see bot/community.py).
+    CREATE TABLE guild_settings (
+        guild_id BIGINT PRIMARY KEY,
+        language TEXT,
+        channels TEXT,  -- a JSON list of the channel ids games may start in; NULL: every channel
+        role_id BIGINT,  -- the role needed to start or join a game
+        turn_timeout INTEGER,
+        reminder INTEGER,  -- the share of a turn, in percent, after which its player is reminded; 0: never
+        computers_rated INTEGER,  -- 0: a match with computer players is not rated
+        stand_in INTEGER,
+        computer_pause DOUBLE PRECISION
+    );
+
+    -- A player's preferences, the same in every server; NULL is the default.
+    CREATE TABLE player_preferences (
+        user_id BIGINT PRIMARY KEY,
+        language TEXT,
+        dm_hand INTEGER,
+        ping INTEGER,
+        game_options TEXT  -- JSON: the start options of the games they host, by game
+    );
+
+    -- What a game keeps of its server's settings when it starts (a later change leaves it be).
+    ALTER TABLE games ADD COLUMN server_settings TEXT NOT NULL DEFAULT '{{}}';
+
+    -- Each bot process's last sign of life (python -m bot.health), by the shards it holds.
+    CREATE TABLE heartbeats (
+        process TEXT PRIMARY KEY,
+        at DOUBLE PRECISION NOT NULL,
+        gateway INTEGER NOT NULL
+    );
+    """,
 )

@@ -16,6 +16,8 @@ from typing import Any
 
 from bot.ratings import Skill, places, rate
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
+from bot.store.community import CommunityStore
+from bot.store.heartbeats import Heartbeats
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 
@@ -24,9 +26,13 @@ MAX_ID = 2**63 - 1
 
 # What a move reads of its game (see Store.snapshot).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
+# With each player's preferences, read at each move: a player's change reaches their running games.
 SEATS_QUERY = (
-    "SELECT seats.*, dm_channels.channel_id AS dm_channel_id, closed_dms.closed_at AS dm_closed_at"
-    " FROM seats LEFT JOIN dm_channels USING (user_id) LEFT JOIN closed_dms USING (user_id)"
+    "SELECT seats.*, dm_channels.channel_id AS dm_channel_id, closed_dms.closed_at AS dm_closed_at,"
+    " player_preferences.language AS preferred, player_preferences.dm_hand, player_preferences.ping"
+    " FROM seats"
+    " LEFT JOIN dm_channels USING (user_id) LEFT JOIN closed_dms USING (user_id)"
+    " LEFT JOIN player_preferences USING (user_id)"
     " WHERE game_id = ? ORDER BY seat"
 )
 TIMERS_QUERY = "SELECT * FROM timers WHERE game_id = ? ORDER BY due_at"
@@ -94,6 +100,8 @@ class GameRow:
     message_id: int | None
     # The message with the results of the game's last finished game, round or manche.
     results_message_id: int | None = None
+    # What the game kept of its server's settings when it started (see bot/community.py).
+    server_settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,8 @@ class SeatRow:
     stood_in: bool = False  # one played while the person was away: the match is not rated for them
     left_total: int | None = None  # the total the seat had when its player left
     dm_closed_at: float | None = None  # when a DM to its person was last refused as closed (50007)
+    dm_hand: bool = True  # the player's preference: their hand by DM (else the hand button only)
+    ping: bool = True  # the player's preference: pinged when it is their move (else named)
 
     @property
     def is_robot(self) -> bool:
@@ -177,6 +187,8 @@ class Score:
     # A game, round or manche ended: the match totals are kept as they stand.
     round_ended: bool = False
     feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
+    # False: the match, should this end it, counts for nobody's rating (see ``Commit.rated``).
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -207,6 +219,9 @@ class Commit:
     back: Iterable[int] = ()
     # How a computer that finished a match for a person who left is named in the results.
     stand_in_name: str = "🤖 {name}"
+    # False: the match this ends counts for nobody's rating (a server that keeps computer players
+    # out of rated matches).
+    rated: bool = True
 
     def seats_after(self, seats: Sequence[SeatRow], version: int) -> list[SeatRow]:
         """The seats as this change, committed at ``version``, leaves them (what ``Store.commit``
@@ -326,7 +341,15 @@ def _field_names(row_type: type) -> tuple[str, ...]:
 
 def _game(row: Row) -> GameRow:
     state = json.loads(row["state"]) if row["state"] else None
-    return GameRow(**_columns(GameRow, row, options=json.loads(row["options"]), state=state))
+    return GameRow(
+        **_columns(
+            GameRow,
+            row,
+            options=json.loads(row["options"]),
+            state=state,
+            server_settings=json.loads(row["server_settings"]),
+        )
+    )
 
 
 def _seat(row: Row) -> SeatRow:
@@ -335,6 +358,10 @@ def _seat(row: Row) -> SeatRow:
         "dm_notice_sent": bool(row["dm_notice_sent"]),
         "stood_in": bool(row["stood_in"]),
         "robot_state": json.loads(row["robot_state"]) if row["robot_state"] else None,
+        # The language the player chose, over their Discord's.
+        "locale": row["preferred"] or row["locale"],
+        "dm_hand": row["dm_hand"] is None or bool(row["dm_hand"]),
+        "ping": row["ping"] is None or bool(row["ping"]),
     }
     return SeatRow(**_columns(SeatRow, row, **decoded))
 
@@ -348,23 +375,29 @@ def _pending(row: Row) -> Pending:
     return Pending(row["game_id"], row["version"], json.loads(row["publication"]), delivered)
 
 
+async def open_backend(database: str) -> Backend:
+    """The database ``database`` names (an SQLite file's path, or a ``postgresql://`` URL), as it is."""
+    if database.startswith(POSTGRES_SCHEMES):
+        # Imported here: a bot on SQLite never loads asyncpg (a tenth of a second at start-up).
+        from bot.store.postgres import PostgresBackend
+
+        return await PostgresBackend.open(database)
+    return await SQLiteBackend.open(database)
+
+
 class Store:
     def __init__(self, backend: Backend, shards: Shards = Shards()) -> None:
         self._db = backend
         self.shards = shards
+        self.community = CommunityStore(backend)
+        self.heartbeats = Heartbeats(backend)
         # Names this process's timer claims: one store is opened per process start.
         self.process_id = secrets.token_hex(8)
 
     @classmethod
     async def open(cls, database: str, shards: Shards = Shards()) -> Store:
         """The store in ``database``: an SQLite file's path, or a ``postgresql://`` URL; migrated."""
-        if database.startswith(POSTGRES_SCHEMES):
-            # Imported here: a bot on SQLite never loads asyncpg (a tenth of a second at start-up).
-            from bot.store.postgres import PostgresBackend
-
-            backend: Backend = await PostgresBackend.open(database)
-        else:
-            backend = await SQLiteBackend.open(database)
+        backend = await open_backend(database)
         await backend.migrate([script.format_map(backend.schema_fields) for script in MIGRATIONS])
         store = cls(backend, shards)
         await store.rate_unrated_matches()
@@ -463,6 +496,7 @@ class Store:
         seed: int,
         now: float,
         players: Sequence[tuple[int, str, str]] = (),
+        server_settings: Mapping[str, Any] | None = None,
     ) -> int:
         """A new lobby with the host seated (and, for a rematch, the other players).
 
@@ -478,7 +512,8 @@ class Store:
                     raise ChannelBusy(busy)
                 (row,) = await db.fetch(
                     "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
-                    " locale, seed, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)"
+                    " locale, seed, created_at, updated_at, server_settings)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)"
                     " RETURNING id",
                     (
                         kind,
@@ -491,6 +526,7 @@ class Store:
                         seed,
                         now,
                         now,
+                        json.dumps(server_settings or {}),
                     ),
                 )
                 game_id: int = row["id"]
@@ -642,7 +678,9 @@ class Store:
             statements.append(self._round_totals_statement(game.id))
         rated = change.finished and change.winner is not None
         if rated:
-            statements += self._results_statements(game.id, change.winner, change.stand_in_name, now)
+            statements += self._results_statements(
+                game.id, change.winner, change.stand_in_name, now, change.rated
+            )
         try:
             await self._db.run(statements, then=self._rating(game.id) if rated else None)
         except WrongRowCount:
@@ -667,7 +705,9 @@ class Store:
             statements.append(Store._round_totals_statement(game_id))
         rated = score.finished and score.winner is not None
         if rated:
-            statements += Store._results_statements(game_id, score.winner, Commit.stand_in_name, now)
+            statements += Store._results_statements(
+                game_id, score.winner, Commit.stand_in_name, now, score.rated
+            )
         return statements, rated
 
     @staticmethod
@@ -698,13 +738,16 @@ class Store:
         return rate
 
     @staticmethod
-    def _results_statements(game_id: int, winner: int, stand_in_name: str, now: float) -> list[Statement]:
+    def _results_statements(
+        game_id: int, winner: int, stand_in_name: str, now: float, rated: bool = True
+    ) -> list[Statement]:
         """A results row per seat for whoever holds it at the end, and one per person who left
         their seat to a stand-in.
 
         A computer's seat is rated as its level ('robot:hard'), with no user id; so is the
         computer that finished for a person who left, who is rated last with the total they
         had. A person a stand-in played for while they were away keeps the seat's result, unrated.
+        A match that is not ``rated`` has every result unrated.
         """
         columns = (
             "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won, gone,"
@@ -719,15 +762,16 @@ class Store:
                 f" CASE WHEN {replaced} THEN REPLACE(CAST(? AS TEXT), '{{name}}', name) ELSE name END,"
                 " total, CASE WHEN seat = ? THEN 1 ELSE 0 END,"
                 " CASE WHEN stand_in IS NULL THEN gone ELSE 0 END,"
-                " CASE WHEN stood_in = 1 AND gone = 0 THEN 0 ELSE 1 END, CAST(? AS DOUBLE PRECISION)"
+                " CASE WHEN CAST(? AS INTEGER) = 0 OR (stood_in = 1 AND gone = 0) THEN 0 ELSE 1 END,"
+                " CAST(? AS DOUBLE PRECISION)"
                 " FROM seats JOIN games ON games.id = seats.game_id WHERE game_id = ?",
-                (stand_in_name, winner, now, game_id),
+                (stand_in_name, winner, int(rated), now, game_id),
             ),
             Statement(
-                columns + " 'user:' || user_id, user_id, name, left_total, 0, 1, 1,"
+                columns + " 'user:' || user_id, user_id, name, left_total, 0, 1, CAST(? AS INTEGER),"
                 " CAST(? AS DOUBLE PRECISION) FROM seats JOIN games ON games.id = seats.game_id"
                 f" WHERE game_id = ? AND {replaced}",
-                (now, game_id),
+                (int(rated), now, game_id),
             ),
         ]
 

@@ -66,7 +66,7 @@ async def test_errors_are_answered_in_the_users_language():
 
     response = SimpleNamespace(is_done=lambda: False, send_message=send_message)
     for locale in (discord.Locale.italian, discord.Locale.french, discord.Locale.american_english):
-        interaction = SimpleNamespace(locale=locale, response=response, data={})
+        interaction = SimpleNamespace(locale=locale, response=response, data={}, extras={})
         await report_error(interaction, GameError("error.not_your_turn"))
     assert sent == ["⚠️ " + t(lang, "error.not_your_turn") for lang in ("it", "fr", "en")]
     assert len(set(sent)) == 3

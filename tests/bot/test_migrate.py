@@ -71,6 +71,8 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
     await rummikub.members[rummikub.state().turn].click(rummikub.table_message(), label="Draw")
     source = await Store.open(database)
     finished = [await finished_game(source, engine, channel=900 + n) for n, engine in enumerate(ENGINES)]
+    await source.community.set_server(bue.guild.id, "turn_timeout", 5400)
+    await source.community.set_player(bue.members[0].id, "ping", False)
     await source.close()
 
     counts = await migrate(database, postgres_database)
@@ -86,6 +88,9 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         "feats": 0,
         "dm_channels": 8,
         "closed_dms": 0,
+        "guild_settings": 1,
+        "player_preferences": 1,
+        "heartbeats": 1,
     }
     with pytest.raises(CopyRefused, match="not empty"):
         await migrate(database, postgres_database)
@@ -108,6 +113,9 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         versions[3],
     ]
     assert rummikub.query("SELECT status FROM games WHERE id = ?", finished[2]) == [("finished",)]
+    # The server's settings and the players' preferences came along.
+    assert bue.query("SELECT turn_timeout FROM guild_settings WHERE guild_id = ?", bue.guild.id) == [(5400,)]
+    assert bue.query("SELECT ping FROM player_preferences") == [(0,)]
     # A new game is numbered after the copied ones.
     target = await Store.open(postgres_database)
     try:

@@ -17,6 +17,7 @@ import pytest
 
 from bot.store import MIGRATIONS, ChannelBusy, Commit, SeatRow, Shards, StaleVersion, Store
 from bot.store.backend import Statement
+from bot.store.community import PlayerChoices, ServerChoices
 from bot.store.store import TIMER_LEASE
 from tests.conftest import BACKENDS, database_for
 
@@ -457,3 +458,42 @@ def test_a_seat_a_move_left_as_it_was_stays_the_row_it_was() -> None:
     after = change.seats_after(seats, 2)
     assert [after[seat] is seats[seat] for seat in range(4)] == [True, False, False, True]
     assert [(seat.total, seat.decision_since) for seat in after] == [(0, 1), (7, 2), (10, 2), (15, 1)]
+
+
+async def test_a_match_its_server_keeps_out_of_ratings_is_recorded_and_rates_nobody(store):
+    game_id = await running_game(store)
+    change = replace(move(1), totals=[30, 0], finished=True, winner=0, rated=False)
+    await store.commit(await store.game(game_id), change, now=50.0)
+    board = await store.leaderboard(5, "bue")
+    assert [(s.name, s.wins, s.games) for s in board] == [("anna", 1, 1), ("bruno", 0, 1)]
+    assert await store.rating_board(5, "bue") == []
+    # Nor is it rated later, as a match from before ratings would be.
+    await store.rate_unrated_matches()
+    assert await store.rating_board(5, "bue") == []
+
+
+async def test_settings_and_preferences_are_kept_one_at_a_time(store, open_store):
+    community = store.community
+    assert await community.server(5) == ServerChoices()
+    await community.set_server(5, "channels", [10, 11])
+    await community.set_server(5, "turn_timeout", 3600)
+    await community.set_server(5, "computers_rated", False)
+    await community.set_server(5, "computer_pause", 0.5)
+    await community.set_server(5, "turn_timeout", None)  # back to the default
+    expected = ServerChoices(channels=(10, 11), computers_rated=False, computer_pause=0.5)
+    assert await community.server(5) == expected
+    assert await community.server(6) == ServerChoices()
+    with pytest.raises(ValueError):
+        await community.set_server(5, "guild_id = 1; --", 1)
+
+    await community.set_player(2, "ping", False)
+    await community.set_player(2, "language", "fr")
+    await community.set_player(2, "game_options", {"bue": {"target": 150}})
+    assert await community.player(2) == PlayerChoices("fr", None, False, {"bue": {"target": 150}})
+    # A seat is read with its player's preferences: the language they chose over Discord's.
+    game_id = await running_game(store)
+    bruno = (await store.snapshot(game_id)).seats[1]
+    assert (bruno.locale, bruno.ping, bruno.dm_hand) == ("fr", False, True)
+    # Another process reads the same.
+    other = await open_store()
+    assert await other.community.server(5) == expected

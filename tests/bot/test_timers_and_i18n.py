@@ -139,7 +139,7 @@ def test_every_key_the_code_names_is_translated():
     for source in sources:
         named |= set(
             re.findall(
-                r'"((?:common|error|lobby|cmd|option|stats|standins|help|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
+                r'"((?:common|error|lobby|cmd|option|stats|standins|help|settings|preferences|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
                 source.read_text(),
             )
         )
@@ -204,3 +204,20 @@ def test_a_text_kept_for_its_parameters_reads_them_as_given():
     assert "True" in t("en", "rummikub.ui.seat", tiles=True, points=2, melded="—")
     assert "1" in t("en", "rummikub.ui.seat", tiles=1, points=2, melded="—")
     assert "['r1']" in t("en", "rummikub.ui.seat", tiles=["r1"], points=2, melded="—")
+
+
+def test_a_reminder_comes_after_the_servers_share_of_the_turn_or_never():
+    assert plan_timers({2: EXCHANGE}, [], 1000, now=0.0, reminder_share=0.8) == [
+        (2, "remind", "deck,swap", 800.0),
+        (2, "expire", "deck,swap", 1000.0),
+    ]
+    assert plan_timers({2: EXCHANGE}, [], 1000, now=0.0, reminder_share=0) == [
+        (2, "expire", "deck,swap", 1000.0)
+    ]
+    # A seat keeping its deadline (its reminder sent) does not change the next seat's reminder.
+    previous = [TimerRow(1, 0, "expire", "reveal", 500.0)]
+    assert plan_timers({0: REVEAL, 1: REVEAL}, previous, 1000, now=100.0, reminder_share=0.5) == [
+        (0, "expire", "reveal", 500.0),
+        (1, "remind", "reveal", 600.0),
+        (1, "expire", "reveal", 1100.0),
+    ]

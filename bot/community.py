@@ -1,0 +1,283 @@
+"""Running the bot for a community: each server's settings and each player's preferences.
+
+A server's settings are read when a game starts (``at_start``) and what a running game needs of
+them is kept with it (the game's ``server_settings``), so a change never alters a game under way.
+A player's preferences follow them everywhere, running games included: the seats' rows are read
+with them (``bot.store.SeatRow.dm_hand``, ``ping``, ``locale``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.i18n import LANGUAGES, duration_text, parse_duration, t
+from bot.store import SeatRow
+from bot.store.community import CommunityStore, PlayerChoices, ServerChoices
+from games.core import GameError
+
+DEFAULT_TIMEOUT = 24 * 3600
+MIN_TIMEOUT = 60
+MAX_TIMEOUT = 7 * 24 * 3600
+# A turn's reminder comes after this share of it, in percent (0: no reminder).
+DEFAULT_REMINDER = 50
+MAX_REMINDER = 90
+MAX_COMPUTER_PAUSE = 60.0
+# How long a player's chosen language is remembered before it is read again (another process
+# may have changed it); a change made through this process is seen at once.
+LANGUAGE_CACHE_SECONDS = 60.0
+LANGUAGE_CACHE_SIZE = 10_000
+
+# The settings /settings shows, in its order.
+SERVER_SETTINGS = (
+    "language",
+    "channels",
+    "role",
+    "turn_timeout",
+    "reminder",
+    "computers_rated",
+    "stand_in",
+    "computer_pause",
+)
+
+
+def turn_timeout_seconds(text: str | None, default: int = DEFAULT_TIMEOUT) -> int:
+    """A turn timeout as players type it ("12h"), checked; ``default`` when none is given."""
+    if text is None:
+        return default
+    try:
+        seconds = parse_duration(text)
+    except ValueError:
+        raise GameError("error.timeout_unreadable", text=text) from None
+    if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
+        raise GameError("error.timeout_range")
+    return seconds
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """A server's settings, defaults filled in."""
+
+    language: str | None  # None: the server's Discord language
+    channels: tuple[int, ...]  # empty: every channel
+    role_id: int | None
+    turn_timeout: int
+    reminder: int
+    computers_rated: bool
+    stand_in: bool
+    computer_pause: float
+
+    def kept(self) -> dict[str, Any]:
+        """What a game keeps when it starts: what it needs while it runs."""
+        return {
+            "reminder": self.reminder,
+            "computer_pause": self.computer_pause,
+            "computers_rated": self.computers_rated,
+            "role_id": self.role_id,
+        }
+
+
+def reminder_share(kept: Mapping[str, Any]) -> float:
+    """The share of a turn after which a game reminds its player (0: never); half of it for games
+    from before the setting."""
+    return float(kept.get("reminder", DEFAULT_REMINDER)) / 100
+
+
+def computer_pause(kept: Mapping[str, Any], default: float) -> float:
+    return float(kept.get("computer_pause", default))
+
+
+def rated(kept: Mapping[str, Any], seats: Sequence[SeatRow]) -> bool:
+    """Whether a finished match counts for ratings: not one with computer players, when its
+    server said so."""
+    return bool(kept.get("computers_rated", True)) or not any(seat.is_robot for seat in seats)
+
+
+def kept_role(kept: Mapping[str, Any]) -> int | None:
+    role = kept.get("role_id")
+    return int(role) if role is not None else None
+
+
+def channel_allowed(channel: Any, allowed: Sequence[int]) -> bool:
+    """In an allowed channel, or a thread of one (every channel when none is named)."""
+    if not allowed:
+        return True
+    parent = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
+    return getattr(channel, "id", None) in allowed or parent in allowed
+
+
+def has_role(member: Any, role_id: int | None) -> bool:
+    if role_id is None:
+        return True
+    roles = getattr(member, "roles", None) or ()
+    return any(role.id == role_id for role in roles)
+
+
+def can_manage(interaction: discord.Interaction) -> bool:
+    """Manage Server, as Discord computed it for this interaction (Discord's default permission
+    on /settings is only a default: a server's admins can open the command to anyone)."""
+    permissions = interaction.permissions
+    return interaction.guild_id is not None and (permissions.manage_guild or permissions.administrator)
+
+
+class Community:
+    """Reads and writes the settings and preferences, checking every value first."""
+
+    def __init__(self, store: Callable[[], CommunityStore], robot_pause: float) -> None:
+        # The store is opened after the service is made (the bot's setup_hook).
+        self._store = store
+        self.robot_pause = robot_pause
+        self._languages: dict[int, tuple[str | None, float]] = {}
+
+    # ------------------------------------------------------------------ servers
+
+    async def server(self, guild: discord.Guild | None, guild_id: int) -> tuple[ServerSettings, list[str]]:
+        """The server's settings, and the notes on a channel or role named that is gone since
+        (ignored: left out of the settings)."""
+        return self.resolved(await self._store().server(guild_id), guild)
+
+    def defaults(self) -> ServerSettings:
+        """Every setting at its default, as a server that never chose anything has them."""
+        return self.resolved(ServerChoices(), None)[0]
+
+    def resolved(
+        self, choices: ServerChoices, guild: discord.Guild | None
+    ) -> tuple[ServerSettings, list[str]]:
+        notes: list[str] = []
+        channels = choices.channels or ()
+        role = choices.role_id
+        if guild is not None:
+            gone = [channel for channel in channels if guild.get_channel_or_thread(channel) is None]
+            if gone:
+                notes.append("settings.note.channel_gone")
+                channels = tuple(channel for channel in channels if channel not in gone)
+            if role is not None and guild.get_role(role) is None:
+                notes.append("settings.note.role_gone")
+                role = None
+        settings = ServerSettings(
+            language=choices.language,
+            channels=tuple(channels),
+            role_id=role,
+            turn_timeout=choices.turn_timeout or DEFAULT_TIMEOUT,
+            reminder=DEFAULT_REMINDER if choices.reminder is None else choices.reminder,
+            computers_rated=True if choices.computers_rated is None else choices.computers_rated,
+            stand_in=True if choices.stand_in is None else choices.stand_in,
+            computer_pause=self.robot_pause if choices.computer_pause is None else choices.computer_pause,
+        )
+        return settings, notes
+
+    async def choices(self, guild_id: int) -> ServerChoices:
+        return await self._store().server(guild_id)
+
+    async def at_start(self, interaction: discord.Interaction) -> ServerSettings:
+        """The settings a game starting now follows; refused where a setting forbids it."""
+        settings, _ = await self.server(interaction.guild, interaction.guild_id or 0)
+        if not channel_allowed(interaction.channel, settings.channels):
+            channels = ", ".join(f"<#{channel}>" for channel in settings.channels)
+            raise GameError("settings.refused.channel", channels=channels)
+        check_role(interaction.user, settings.role_id)
+        return settings
+
+    async def set_server(self, interaction: discord.Interaction, name: str, value: Any) -> None:
+        """One setting changed, by a member with Manage Server; ``value`` None: its default."""
+        if not can_manage(interaction):
+            raise GameError("settings.error.manage_server")
+        guild_id = interaction.guild_id or 0
+        if name == "channels":
+            await self._store().set_server(guild_id, "channels", value or None)
+        elif name == "role":
+            await self._store().set_server(guild_id, "role_id", value)
+        elif name in SERVER_SETTINGS:
+            await self._store().set_server(guild_id, name, checked_setting(name, value))
+        else:
+            raise GameError("error.forged_options")
+
+    # ------------------------------------------------------------------ players
+
+    async def player(self, user_id: int) -> PlayerChoices:
+        return await self._store().player(user_id)
+
+    async def set_player(self, user_id: int, name: str, value: Any) -> None:
+        if name == "language":
+            if value is not None and value not in LANGUAGES:
+                raise GameError("error.forged_options")
+            self._languages[user_id] = (value, time.monotonic())
+        elif name in ("dm_hand", "ping"):
+            value = checked_flag(value)
+        elif name != "game_options":
+            raise GameError("error.forged_options")
+        await self._store().set_player(user_id, name, value)
+
+    async def language(self, user_id: int) -> str | None:
+        """The language the player chose for the bot's answers to them; None: their Discord's."""
+        known = self._languages.get(user_id)
+        if known is not None and time.monotonic() - known[1] < LANGUAGE_CACHE_SECONDS:
+            return known[0]
+        chosen = (await self._store().player(user_id)).language
+        if len(self._languages) >= LANGUAGE_CACHE_SIZE:
+            self._languages.clear()
+        self._languages[user_id] = (chosen, time.monotonic())
+        return chosen
+
+
+def check_role(member: Any, role_id: int | None) -> None:
+    if not has_role(member, role_id):
+        raise GameError("settings.refused.role", role=f"<@&{role_id}>")
+
+
+def checked_flag(value: Any) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    raise GameError("error.forged_options")
+
+
+def checked_setting(name: str, value: Any) -> Any:
+    """A setting's value, refused unless usable (a forged interaction may send anything)."""
+    if value is None:
+        return None
+    if name == "language":
+        if value not in LANGUAGES:
+            raise GameError("error.forged_options")
+        return value
+    if name == "turn_timeout":
+        return turn_timeout_seconds(str(value))
+    if name == "reminder":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_REMINDER:
+            raise GameError("settings.error.reminder", maximum=MAX_REMINDER)
+        return value
+    if name == "computer_pause":
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or not 0 <= value <= MAX_COMPUTER_PAUSE
+        ):
+            raise GameError("settings.error.computer_pause", maximum=int(MAX_COMPUTER_PAUSE))
+        return float(value)
+    return checked_flag(value)
+
+
+def setting_text(lang: str, name: str, settings: ServerSettings) -> str:
+    """A setting's value as /settings shows it."""
+    if name == "language":
+        return t(lang, f"settings.language.{settings.language or 'discord'}")
+    if name == "channels":
+        if not settings.channels:
+            return t(lang, "settings.every_channel")
+        return ", ".join(f"<#{channel}>" for channel in settings.channels)
+    if name == "role":
+        return t(lang, "settings.no_role") if settings.role_id is None else f"<@&{settings.role_id}>"
+    if name == "turn_timeout":
+        return duration_text(lang, settings.turn_timeout)
+    if name == "reminder":
+        if settings.reminder == 0:
+            return t(lang, "settings.no_reminder")
+        return t(lang, "settings.reminder_at", percent=settings.reminder)
+    if name == "computer_pause":
+        return t(lang, "settings.seconds", seconds=f"{settings.computer_pause:g}")
+    return t(lang, "settings.on" if getattr(settings, name) else "settings.off")

@@ -1,0 +1,103 @@
+"""Optional Prometheus metrics: with ``METRICS_PORT`` set (and the ``metrics`` extra installed),
+``python -m bot`` serves them on 127.0.0.1 at that port (``start``). Until then every call here
+does nothing, and prometheus_client is not even imported (a twentieth of a second at start-up),
+so the code that counts need not know whether anyone reads.
+
+What a supervisor wants to see: games running and announcements pending (read from the database
+at each heartbeat), moves committed, how long the bot takes to answer an interaction, and what
+Discord refused or rate limited.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+# Answer times a person notices (seconds): Discord waits 3 for the first answer.
+LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+# discord.py's words when Discord answers 429 (it tells nothing else of it: it waits and retries).
+RATE_LIMITED = ("We are being rate limited", "Global rate limit has been hit")
+
+
+class _Metrics:
+    """The process's metrics, registered with prometheus_client's default registry."""
+
+    def __init__(self) -> None:
+        import prometheus_client
+
+        self.games_running = prometheus_client.Gauge(
+            "tabletop_games_running", "Running games of this process's shards"
+        )
+        self.announcements_pending = prometheus_client.Gauge(
+            "tabletop_announcements_pending", "Committed moves whose announcements are not delivered yet"
+        )
+        self.moves = prometheus_client.Counter("tabletop_moves", "Moves committed (people's and computers')")
+        self.answer_latency = prometheus_client.Histogram(
+            "tabletop_answer_latency_seconds",
+            "From an interaction's creation to the end of the bot's handling of it",
+            buckets=LATENCY_BUCKETS,
+        )
+        self.discord_errors = prometheus_client.Counter(
+            "tabletop_discord_errors", "Requests Discord refused or failed, by HTTP status", ["status"]
+        )
+        self.rate_limits = prometheus_client.Counter(
+            "tabletop_discord_rate_limits", "Requests Discord answered with 429 (retried by discord.py)"
+        )
+
+
+_metrics: _Metrics | None = None
+
+
+def enable() -> None:
+    """Count from now on (once per process); ImportError without the metrics extra."""
+    global _metrics
+    if _metrics is None:
+        _metrics = _Metrics()
+        logging.getLogger("discord.http").addFilter(_count_rate_limits)
+
+
+def start(port: int) -> None:
+    """Count, and serve the metrics on 127.0.0.1:``port``."""
+    try:
+        enable()
+    except ImportError:
+        raise RuntimeError('METRICS_PORT needs the metrics extra: pip install -e ".[metrics]"') from None
+    import prometheus_client
+
+    prometheus_client.start_http_server(port, addr="127.0.0.1")
+
+
+def enabled() -> bool:
+    return _metrics is not None
+
+
+def _count_rate_limits(record: logging.LogRecord) -> bool:
+    if isinstance(record.msg, str) and record.msg.startswith(RATE_LIMITED):
+        rate_limited()
+    return True
+
+
+def move() -> None:
+    if _metrics is not None:
+        _metrics.moves.inc()
+
+
+def answered(seconds: float) -> None:
+    if _metrics is not None:
+        _metrics.answer_latency.observe(max(seconds, 0.0))
+
+
+def discord_error(status: Any) -> None:
+    if _metrics is not None:
+        _metrics.discord_errors.labels(status=str(status)).inc()
+
+
+def rate_limited() -> None:
+    if _metrics is not None:
+        _metrics.rate_limits.inc()
+
+
+def tables(running: int, pending: int) -> None:
+    if _metrics is not None:
+        _metrics.games_running.set(running)
+        _metrics.announcements_pending.set(pending)
