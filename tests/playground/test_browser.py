@@ -183,7 +183,7 @@ class Player:
         ("Action outcome uncertain"): it then keeps every button disabled until it is reloaded. The
         click was sent, and the reloaded page shows what it did, panels included."""
         self.page.reload()
-        expect(self.page.locator("#channel-message-list")).to_contain_text("Welcome to the playground")
+        expect(self.messages().last).to_be_visible()
 
     def channel_text(self) -> str:
         return self.page.locator("#channel-message-list").inner_text()
