@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Container, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import discord
 
@@ -25,6 +25,8 @@ from games.robots import Robot
 
 # The game version a component is drawn at. Every game button and select carries it, so a click
 # tells which decision its player saw; set by the service around drawing and around each click.
+EngineType = TypeVar("EngineType", bound=Game)
+
 drawn_at: ContextVar[int | None] = ContextVar("drawn_at", default=None)
 
 
@@ -114,6 +116,13 @@ class Table:
                 self.game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)]
             )
         return events
+
+    def engine(self, kind: type[EngineType]) -> EngineType:
+        """The game as its own engine's class, for what only that game offers (a game's adapter
+        knows which engine it runs)."""
+        if not isinstance(self.game, kind):
+            raise TypeError(f"game {self.row.id} runs {type(self.game).__name__}, not {kind.__name__}")
+        return self.game
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id and not s.gone), None)

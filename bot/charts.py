@@ -12,7 +12,7 @@ import io
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from bot.render import drawable
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
 # Okabe & Ito's colour-blind-safe palette (black left out: it is the target line's colour),
 # then the same colours dashed; each player also has a marker of their own.
@@ -68,12 +69,26 @@ def shortened(name: str, limit: int = LEGEND_NAME_LIMIT) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-def style(index: int) -> dict[str, str]:
+class LineStyle(TypedDict):
+    color: str
+    marker: str
+    linestyle: str
+
+
+def style(index: int) -> LineStyle:
     return {
         "color": OKABE_ITO[index % len(OKABE_ITO)],
         "marker": MARKERS[index % len(MARKERS)],
         "linestyle": "-" if index < len(OKABE_ITO) else "--",
     }
+
+
+def whole_numbers() -> MaxNLocator:
+    """Ticks on whole numbers only, and no more than a dozen: each tick costs as much to draw as
+    a player's line."""
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True, nbins=12)
 
 
 def tie_offsets(series: Sequence[Sequence[int]]) -> list[float]:
@@ -181,8 +196,7 @@ def draw_scores(chart: ScoreChart) -> bytes:
             star.set_transform(shifts[chart.winner])
         axes.set_xlabel(chart.x_label)
         axes.set_ylabel(chart.y_label)
-        # Whole numbers only, and no more than a dozen: each tick costs as much to draw as a player's line.
-        axes.xaxis.get_major_locator().set_params(integer=True, nbins=12)
+        axes.xaxis.set_major_locator(whole_numbers())
         handles, labels = axes.get_legend_handles_labels()
         players = sorted(range(len(chart.names)), key=lambda seat: -final[seat])
         order = players + list(range(len(chart.names), len(handles)))
@@ -202,7 +216,7 @@ def draw_ratings(chart: RatingChart) -> bytes:
             axes.plot(range(1, len(ratings) + 1), ratings, label=title, markersize=4, **style(index))
         axes.set_xlabel(chart.x_label)
         axes.set_ylabel(chart.y_label)
-        axes.xaxis.get_major_locator().set_params(integer=True, nbins=12)
+        axes.xaxis.set_major_locator(whole_numbers())
         if len(chart.series) > 1:
             axes.legend(fontsize=8)
         return _png(figure)

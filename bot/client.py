@@ -110,7 +110,7 @@ class GameBot(commands.Bot):
         self.timers = TimerService(self.store, self.tables.fire, self.timer_sleep)
         self.tables.open(self.store, self.timers)
         self.replays = ReplayService(self.store, self.adapters)
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CommandTranslator())
         for extension in self.game_extensions:
             await self.load_extension(extension)

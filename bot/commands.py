@@ -93,7 +93,7 @@ class Preferring(Protocol):
     def community(self) -> Community: ...
 
 
-class GameTree(app_commands.CommandTree):  # type: ignore[type-arg]
+class GameTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Refuse ids that are not ids before discord.py parses them."""
         claim(interaction)
@@ -224,7 +224,10 @@ def game_group(services: Services, adapter: GameAdapter) -> app_commands.Group:
     async def abort(interaction: discord.Interaction) -> None:
         await tables.ask_abort(interaction, await game_here(tables, interaction, kind, lobby_too=True))
 
-    group.command(name="start", description=described(f"{kind}.cmd.start"))(start_callback(services, adapter))
+    # The callback's parameters are the game's options, built as the bot starts (its __signature__):
+    # no static type states them.
+    start = group.command(name="start", description=described(f"{kind}.cmd.start"))
+    start(start_callback(services, adapter))  # type: ignore[arg-type]
     return group
 
 
@@ -271,7 +274,7 @@ async def win_lines(services: Services, guild_id: int, kind: str | None, lang: s
     ]
 
 
-def leaderboard_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
+def leaderboard_command(services: Services) -> app_commands.Command:
     orders = [
         app_commands.Choice(name=described("stats.order.wins"), value="wins"),
         app_commands.Choice(name=described("stats.order.rating"), value="rating"),
@@ -305,7 +308,7 @@ def leaderboard_command(services: Services) -> app_commands.Command:  # type: ig
     return leaderboard
 
 
-def stats_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
+def stats_command(services: Services) -> app_commands.Command:
     @app_commands.command(name="stats", description=described("stats.cmd"))
     @app_commands.describe(player=described("stats.cmd.player"), game=described("cmd.leaderboard.game"))
     @app_commands.choices(game=game_choices(services.adapters))
@@ -331,7 +334,7 @@ def stats_command(services: Services) -> app_commands.Command:  # type: ignore[t
     return stats
 
 
-def history_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
+def history_command(services: Services) -> app_commands.Command:
     @app_commands.command(name="history", description=described("stats.cmd.history"))
     @app_commands.describe(game=described("cmd.leaderboard.game"))
     @app_commands.choices(game=game_choices(services.adapters))
@@ -374,7 +377,7 @@ def help_embed(adapters: Mapping[str, GameAdapter], lang: str) -> discord.Embed:
     return embed
 
 
-def help_command(services: Services) -> app_commands.Command:  # type: ignore[type-arg]
+def help_command(services: Services) -> app_commands.Command:
     # Not guild-only: a player may ask in the bot's DMs, where their hands arrive.
     @app_commands.command(name="help", description=described("help.cmd"))
     async def help(interaction: discord.Interaction) -> None:

@@ -46,14 +46,14 @@ def _dispatch(interaction: discord.Interaction, match: re.Match[str]) -> Any:
     return bot.guard(interaction, work)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gm:" + TEMPLATE):
-    def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
+class GameButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template="gm:" + TEMPLATE):
+    def __init__(self, button: discord.ui.Item[Any], match: re.Match[str]) -> None:
         super().__init__(button)
         self.match = match
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton:
         return cls(item, match)
 
@@ -61,14 +61,14 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template="gm:" 
         await _dispatch(interaction, self.match)
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template="gs:" + TEMPLATE):
-    def __init__(self, select: discord.ui.Select[Any], match: re.Match[str]) -> None:
+class GameSelect(discord.ui.DynamicItem[discord.ui.Item[Any]], template="gs:" + TEMPLATE):
+    def __init__(self, select: discord.ui.Item[Any], match: re.Match[str]) -> None:
         super().__init__(select)
         self.match = match
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameSelect:
         return cls(item, match)
 

@@ -90,7 +90,7 @@ class LobbyButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
         return cls(int(match["game"]), match["move"])
 
@@ -120,7 +120,7 @@ class LobbySelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbySelect:
         return cls(int(match["game"]), match["move"])
 
@@ -236,6 +236,8 @@ class Lobbies:
             await self.tables.store.add_robot(game_id, level, robot_name(channel_lang, level, seats))
             seats = await self.tables.store.seats(game_id)
         row = await self.tables.store.game(game_id)
+        if row is None:  # aborted meanwhile
+            raise GameError("error.game_not_running")
         await interaction.response.send_message(
             embed=lobby_embed(adapter, row, seats, channel_lang), view=lobby_view(game_id, channel_lang)
         )

@@ -296,6 +296,11 @@ def _sprite(shape: Shape, background: Colour, exact: bool) -> Sprite:
 # orders: 2048 of them filled slowly, adding about 20 MB of RSS over 2,500 Bué moves
 # (bench/memory.py); with 512, 93% of the lookups still hit.
 @lru_cache(maxsize=512)
+def _values_in(image: Image.Image, most: int) -> list[int]:
+    """The palette indices, or grey levels, an image of one band holds (``most`` at most)."""
+    return [value for _, value in image.getcolors(most) or [] if isinstance(value, int)]
+
+
 def _in_palette(drawn: Sprite | Glyphs, indexes: bytes) -> Image.Image:
     """A palette sprite, or a text's levels, with its colours at these indexes. Pictures of one
     kind number their colours in the same order, so this is mostly done once for all of them."""
@@ -459,18 +464,18 @@ class Canvas:
         box = (left, top, left + drawn.levels.width, top + drawn.levels.height)
         self._drawn.append(box)
         under = self.image.crop(box)
-        low, high = under.getextrema()
-        if low == high:
-            self.image.paste(_in_palette(drawn, self._text_lut(int(low), fill)), box, drawn.mask)
+        indices = _values_in(under, PALETTE_SIZE)
+        if len(indices) == 1:
+            self.image.paste(_in_palette(drawn, self._text_lut(indices[0], fill)), box, drawn.mask)
             return
         # Letters over several colours (over other letters, say): each part blended with its own,
         # with only the levels it holds, as the overlap is a few pixels of many colours.
-        for _, index in under.getcolors(PALETTE_SIZE) or []:
+        for index in indices:
             where = _mapped(under, bytes(255 * (i == index) for i in range(256)))
             levels = ImageChops.multiply(drawn.levels, where)
             blends = _blends(self.colours[index], fill)
             lut = bytearray(256)
-            for _, level in levels.getcolors(TEXT_LEVELS) or []:
+            for level in _values_in(levels, TEXT_LEVELS):
                 lut[level] = self._index(blends[level])
             self.image.paste(_mapped(levels, bytes(lut)), box, ImageChops.multiply(drawn.mask, where))
 

@@ -70,14 +70,14 @@ async def export(replays: ReplayService, interaction: discord.Interaction, game_
     await reply(interaction, t(language(interaction), "replay.export_note", file=file.filename), file=file)
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    def __init__(self, button: discord.ui.Button[Any], match: re.Match[str]) -> None:
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Item[Any], match: re.Match[str]) -> None:
         super().__init__(button)
         self.match = match
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplayButton:
         return cls(item, match)
 
@@ -92,14 +92,14 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTT
         await host.guard(interaction, work)
 
 
-class ReplaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    def __init__(self, select: discord.ui.Select[Any], match: re.Match[str]) -> None:
+class ReplaySelect(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Item[Any], match: re.Match[str]) -> None:
         super().__init__(select)
         self.match = match
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select[Any], match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReplaySelect:
         return cls(item, match)
 
@@ -118,7 +118,7 @@ class ReplayServices(Protocol):
     def replays(self) -> ReplayService: ...
 
 
-def replay_command(services: ReplayServices) -> app_commands.Command:  # type: ignore[type-arg]
+def replay_command(services: ReplayServices) -> app_commands.Command:
     @app_commands.command(name="replay", description=described("replay.cmd"))
     @app_commands.describe(match=described("replay.cmd.match"))
     @app_commands.guild_only()

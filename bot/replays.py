@@ -23,7 +23,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import IO, Any, cast
 
 import discord
 from discord import app_commands
@@ -217,7 +217,8 @@ def animation(replay: Replay, viewer: Viewer) -> bytes:
     for step in [*replay.round_starts[1:], replay.last]:
         rendered = replay.adapter.table(replay.position(step).view(None), viewer, 0)
         if rendered.file is not None:
-            frames.append(Image.open(rendered.file.fp))
+            # discord.File types its data as any buffered stream; a rendered picture's is in memory.
+            frames.append(Image.open(cast(IO[bytes], rendered.file.fp)))
     # A GIF's frames share the first one's size: each table is laid on the felt of the largest.
     size = (max(frame.width for frame in frames), max(frame.height for frame in frames))
     padded = []

@@ -310,6 +310,17 @@ def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# The channels a game is played in: each sends, and points at one of its messages to edit it.
+GameChannel = (
+    discord.TextChannel
+    | discord.Thread
+    | discord.VoiceChannel
+    | discord.StageChannel
+    | discord.DMChannel
+    | discord.PartialMessageable
+)
+
+
 class Messenger(Protocol):
     """How the service reaches Discord's channels and DMs: the client (or SimCord's)."""
 
@@ -523,7 +534,7 @@ class TableService:
         if snapshot is None or snapshot.game.status not in statuses or snapshot.game.state is None:
             raise GameError("error.game_not_running")
         row, adapter = snapshot.game, self.adapters[snapshot.game.kind]
-        game = adapter.engine.from_json(row.state)
+        game = adapter.engine.from_json(snapshot.game.state)
         return Table(row, snapshot.seats, game, adapter, timers=snapshot.timers, links=self.links)
 
     async def load_player(self, game_id: int, user_id: int) -> tuple[Table, int]:
@@ -944,7 +955,7 @@ class TableService:
 
     async def _add_chart(
         self,
-        channel: discord.abc.Messageable,
+        channel: GameChannel,
         message_id: int,
         chart: ResultsChart,
         embeds: list[discord.Embed],
@@ -1170,7 +1181,7 @@ class TableService:
         await self.store.set_dm_channel(seat.user_id, channel.id)
         return channel
 
-    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+    async def channel(self, channel_id: int) -> GameChannel | None:
         channel = self.messenger.get_channel(channel_id)
         if channel is None:
             try:
@@ -1178,7 +1189,7 @@ class TableService:
             except discord.HTTPException:
                 log.warning("channel %s is not reachable", channel_id)
                 return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
+        return channel if isinstance(channel, GameChannel) else None
 
     # ------------------------------------------------------------------ what players ask for
 

@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeGuard
 
 JSON = dict[str, Any]
 
@@ -86,7 +86,7 @@ class Option:
         return value
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """An int proper: JSON's true and false are ints to Python, never a seat, position or count here."""
     return isinstance(value, int) and not isinstance(value, bool)
 

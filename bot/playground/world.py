@@ -44,7 +44,9 @@ class ClientLocale:
                     payload["guild_locale"] = backend.get_guild(int(payload["guild_id"])).preferred_locale
             send(event, payload)
 
-        backend.emit = emit
+        # SimCord sends every interaction in its users' default locale; the playground's world
+        # speaks its own language, so its events carry that locale (no SimCord option does it).
+        backend.emit = emit  # type: ignore[method-assign]
 
 
 @dataclass(frozen=True)

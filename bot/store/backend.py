@@ -7,11 +7,22 @@ differs between databases: connecting, transactions, placeholders, the dialect b
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, NamedTuple, Protocol
 
-Row = Mapping[str, Any]
+
+class Row(Protocol):
+    """A row as both drivers give it (sqlite3's Row, asyncpg's Record): by column name, or by
+    position for a query's single value."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
 
 
 class Statement(NamedTuple):

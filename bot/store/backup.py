@@ -7,6 +7,7 @@ the row counts are compared with.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import aiosqlite
@@ -16,11 +17,15 @@ class BackupFailed(Exception):
     """The copy is not whole: it is deleted."""
 
 
+async def _rows(db: aiosqlite.Connection, sql: str) -> list[sqlite3.Row]:
+    return list(await db.execute_fetchall(sql))
+
+
 async def _counts(db: aiosqlite.Connection) -> dict[str, int]:
-    tables = await db.execute_fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+    tables = await _rows(
+        db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
     )
-    return {name: (await db.execute_fetchall(f'SELECT COUNT(*) FROM "{name}"'))[0][0] for (name,) in tables}
+    return {name: (await _rows(db, f'SELECT COUNT(*) FROM "{name}"'))[0][0] for (name,) in tables}
 
 
 async def backup_sqlite(source: str, target: str) -> dict[str, int]:
@@ -38,7 +43,7 @@ async def backup_sqlite(source: str, target: str) -> dict[str, int]:
                 expected = await _counts(reading)  # the snapshot the backup copies
                 await reading.backup(copy)
                 await reading.execute("COMMIT")
-                (integrity,) = (await copy.execute_fetchall("PRAGMA integrity_check"))[0]
+                (integrity,) = (await _rows(copy, "PRAGMA integrity_check"))[0]
                 copied = await _counts(copy)
             if integrity != "ok":
                 raise BackupFailed(f"the copy fails SQLite's integrity check: {integrity}")

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.backend import Backend, Executor, Row, Statement, WrongRowCount
 
@@ -29,7 +30,7 @@ def rows_changed(status: str) -> int:
 
 
 class _Connection(Executor):
-    def __init__(self, connection: asyncpg.Connection | asyncpg.Pool) -> None:
+    def __init__(self, connection: asyncpg.Connection | asyncpg.Pool | PoolConnectionProxy) -> None:
         self._db = connection
 
     async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> int:
@@ -41,7 +42,7 @@ class _Connection(Executor):
             await self._db.executemany(numbered_placeholders(sql), rows)
 
     async def fetch(self, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
-        return await self._db.fetch(numbered_placeholders(sql), *parameters)
+        return list(await self._db.fetch(numbered_placeholders(sql), *parameters))
 
     async def run(self, statements: Sequence[Statement]) -> None:
         for statement in statements:

@@ -676,11 +676,10 @@ class Store:
             statements.append(self._publication_statement(game.id, version, change.publication))
         if change.round_ended:
             statements.append(self._round_totals_statement(game.id))
-        rated = change.finished and change.winner is not None
-        if rated:
-            statements += self._results_statements(
-                game.id, change.winner, change.stand_in_name, now, change.rated
-            )
+        winner = change.winner if change.finished else None
+        rated = winner is not None
+        if winner is not None:
+            statements += self._results_statements(game.id, winner, change.stand_in_name, now, change.rated)
         try:
             await self._db.run(statements, then=self._rating(game.id) if rated else None)
         except WrongRowCount:
@@ -703,11 +702,10 @@ class Store:
             statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)))
         if score.round_ended:
             statements.append(Store._round_totals_statement(game_id))
-        rated = score.finished and score.winner is not None
-        if rated:
-            statements += Store._results_statements(
-                game_id, score.winner, Commit.stand_in_name, now, score.rated
-            )
+        winner = score.winner if score.finished else None
+        if winner is not None:
+            statements += Store._results_statements(game_id, winner, Commit.stand_in_name, now, score.rated)
+        rated = winner is not None
         return statements, rated
 
     @staticmethod

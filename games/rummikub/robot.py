@@ -192,7 +192,7 @@ def random_plays(view: JSON) -> list[Tiles]:
     sets = rack_sets(rack)
     if not view["melded"][view["me"]]:
         plays = {tiles for tiles, value in sets.items() if value >= INITIAL_MELD_MINIMUM}
-        have = Counter(rack)
+        have: Counter[str] = Counter(rack)
         for (first, one), (second, two) in combinations(sorted(sets.items()), 2):
             if one + two >= INITIAL_MELD_MINIMUM and not Counter(first) + Counter(second) - have:
                 plays.add(tuple(sorted(first + second)))

@@ -1074,13 +1074,13 @@ class _Search:
                     options = moves.setdefault(given, [])
                     for following, run_jokers, laid, plan in free_moves:
                         jokers = run_jokers + locked_jokers
-                        state_id = state_ids.get(following)
-                        if state_id is None:
-                            state_id = state_ids[following] = len(self.colour_states)
+                        following_id = state_ids.get(following)
+                        if following_id is None:
+                            following_id = state_ids[following] = len(self.colour_states)
                             self.colour_states.append((following, going_on))
                         options.append(
                             (
-                                (state_id << shift) + (jokers << _JOKERS_AT),
+                                (following_id << shift) + (jokers << _JOKERS_AT),
                                 jokers,
                                 laid * tile_weight + run_jokers * joker_gain + kept_score,
                                 (free_forced + laid + run_jokers) * meld_number,

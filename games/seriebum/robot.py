@@ -372,9 +372,9 @@ class Planner:
             if leaves:
                 return self.leaf(gain, seen, (second,))
             return self.leaf(0.0, seen if second_known else (*seen, second), last=last)
-        gain = self.take_gain(0, first, second)
-        if gain is not None:
-            return self.leaf(gain, removed=(first, second), last=last)
+        taken = self.take_gain(0, first, second)
+        if taken is not None:
+            return self.leaf(taken, removed=(first, second), last=last)
         return self.leaf(0.0, seen if second_known else (*seen, second), last=last)
 
     # ------------------------------------------------------------ choices

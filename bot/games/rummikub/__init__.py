@@ -41,7 +41,7 @@ async def setup(bot: GameHost) -> None:
         if seat is None:
             return []
         typed = current.strip().split()
-        remaining = Counter(table.game.view(seat)["rack"])
+        remaining: Counter[str] = Counter(table.game.view(seat)["rack"])
         complete = []
         for token in typed[:-1] if typed and not current.endswith(" ") else typed:
             remaining[token.lower()] -= 1

@@ -9,12 +9,12 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Table, Viewer, component_view, game_button, game_select
+from bot.adapter import Click, Table, TableMoves, Viewer, component_view, game_button, game_select
 from bot.games.rummikub.table import CUSTOM_ID_ROOM, SELECT_LIMIT, TableSide
 from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
-from bot.tables import TableService
 from games.core import JSON, Event, GameError
+from games.rummikub.engine import Rummikub
 from games.rummikub.tiles import parse_tiles, sorted_tiles
 
 # The moves of the rack's menus, 25 tiles each: a message's components need ids of their own.
@@ -42,7 +42,7 @@ class RummikubAdapter(TableSide):
         # Selected values look like "r7:1" (the second r7 of the rack).
         chosen = [part for part in click.parts if part]
         chosen += [value.split(":")[0] for value in click.values]
-        remaining = Counter(view["rack"])
+        remaining: Counter[str] = Counter(view["rack"])
         remaining.subtract(chosen)
         if any(count < 0 for count in remaining.values()):
             raise GameError("rummikub.ui.error.not_on_rack")
@@ -91,7 +91,7 @@ class RummikubAdapter(TableSide):
             lines.append(viewer.t("rummikub.ui.picked", tiles=self.labels(sorted_tiles(chosen), viewer)))
         if view["hints"]:
             # In a thread: a search may take a while, and other channels go on meanwhile.
-            hint = await asyncio.to_thread(table.game.best_play, seat)
+            hint = await asyncio.to_thread(table.engine(Rummikub).best_play, seat)
             lines.append(
                 viewer.t("rummikub.ui.hint", tiles=self.labels(sorted_tiles(hint["tiles"]), viewer))
                 if hint
@@ -113,7 +113,7 @@ ADAPTER = RummikubAdapter()
 
 
 async def play_tiles(
-    service: TableService, interaction: discord.Interaction, game_id: int, tiles: str, *, panel: bool = False
+    service: TableMoves, interaction: discord.Interaction, game_id: int, tiles: str, *, panel: bool = False
 ) -> None:
     """Lay the named rack tiles; the engine finds the new table or says why it cannot."""
     codes = parse_tiles(tiles.replace(".", " "))
@@ -131,7 +131,7 @@ async def play_tiles(
     await service.act(interaction, game_id, {"type": "play", "tiles": codes}, answer)
 
 
-async def draw_tile(service: TableService, interaction: discord.Interaction, game_id: int) -> None:
+async def draw_tile(service: TableMoves, interaction: discord.Interaction, game_id: int) -> None:
     async def answer(table: Table, events: list[Event]) -> None:
         seat = table.seat_of(interaction.user.id)
         viewer = table.viewer(seat, language(interaction))
