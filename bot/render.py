@@ -292,15 +292,15 @@ def _sprite(shape: Shape, background: Colour, exact: bool) -> Sprite:
     return Sprite(canvas.image, tuple(canvas.colours), (left, top))
 
 
-# A picture's palette order varies with what it shows first, so the same sprite comes in many
-# orders: 2048 of them filled slowly, adding about 20 MB of RSS over 2,500 Bué moves
-# (bench/memory.py); with 512, 93% of the lookups still hit.
-@lru_cache(maxsize=512)
 def _values_in(image: Image.Image, most: int) -> list[int]:
     """The palette indices, or grey levels, an image of one band holds (``most`` at most)."""
     return [value for _, value in image.getcolors(most) or [] if isinstance(value, int)]
 
 
+# A picture's palette order varies with what it shows first, so the same sprite comes in many
+# orders: 2048 of them filled slowly, adding about 20 MB of RSS over 2,500 Bué moves
+# (bench/memory.py); with 512, 93% of the lookups still hit.
+@lru_cache(maxsize=512)
 def _in_palette(drawn: Sprite | Glyphs, indexes: bytes) -> Image.Image:
     """A palette sprite, or a text's levels, with its colours at these indexes. Pictures of one
     kind number their colours in the same order, so this is mostly done once for all of them."""
