@@ -168,6 +168,34 @@ async def test_a_disallowed_channel_and_a_missing_role_refuse_and_say_which_sett
     assert not opened.response.ephemeral
 
 
+@pytest.mark.parametrize("locale", ["en-US", "it", "fr"])
+async def test_a_refusal_by_a_setting_is_in_the_players_language(simcord_env, database, locale):
+    driver = BueDriver(simcord_env, database, players=2)
+    admin = admin_of(simcord_env, driver)
+    anna, bruno = driver.members
+    games = driver.channel
+    chat = driver.guild.create_text_channel("chat")
+    await admin.slash(games, "settings channels", action="add", channel=games)
+    players = driver.guild.create_role("players")
+    await admin.slash(games, "settings role", role=players)
+    ClientLocale(simcord_env, locale)
+    lang = locale[:2]
+
+    refused = await anna.slash(chat, "bue start")
+    assert refused.response.ephemeral
+    assert text_of(refused) == "⚠️ " + t(lang, "settings.refused.channel", channels=games.mention)
+    refused = await anna.slash(games, "bue start")
+    assert refused.response.ephemeral
+    assert text_of(refused) == "⚠️ " + t(lang, "settings.refused.role", role=players.mention)
+    carla = driver.guild.add_member(simcord_env.create_user("carla"), roles=[players])
+    await carla.slash(games, "bue start")
+    # The lobby speaks the server's language; the refusal, the player's own.
+    cannot_join = await bruno.click(games.last_message, label=t("en", "lobby.join"))
+    assert cannot_join.ephemeral
+    assert text_of(cannot_join) == "⚠️ " + t(lang, "settings.refused.role", role=players.mention)
+    assert driver.query("SELECT COUNT(*) FROM seats JOIN games ON id = game_id WHERE status = 'lobby'") == [(1,)]
+
+
 async def test_a_forged_or_unusable_setting_changes_nothing(simcord_env, database):
     driver = BueDriver(simcord_env, database, players=1)
     admin = admin_of(simcord_env, driver)
