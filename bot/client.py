@@ -81,6 +81,7 @@ class GameBot(commands.Bot):
             max_messages=None,
             help_command=None,
             tree_cls=GameTree,
+            http_trace=metrics.discord_trace(),
             **self.client_options(settings),
         )
         self.settings = settings

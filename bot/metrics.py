@@ -5,18 +5,20 @@ so the code that counts need not know whether anyone reads.
 
 What a supervisor wants to see: games running and announcements pending (read from the database
 at each heartbeat), moves committed, how long the bot takes to answer an interaction, and what
-Discord refused or rate limited.
+Discord refused or rate limited: every answer Discord gives the bot, counted where discord.py
+makes its requests (its ``http_trace``, ``discord_trace``), whichever part of the bot asked.
 """
 
 from __future__ import annotations
 
-import logging
+from types import SimpleNamespace
 from typing import Any
+
+import aiohttp
 
 # Answer times a person notices (seconds): Discord waits 3 for the first answer.
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
-# discord.py's words when Discord answers 429 (it tells nothing else of it: it waits and retries).
-RATE_LIMITED = ("We are being rate limited", "Global rate limit has been hit")
+RATE_LIMITED = 429
 
 
 class _Metrics:
@@ -53,7 +55,6 @@ def enable() -> None:
     global _metrics
     if _metrics is None:
         _metrics = _Metrics()
-        logging.getLogger("discord.http").addFilter(_count_rate_limits)
 
 
 def start(port: int) -> None:
@@ -71,10 +72,30 @@ def enabled() -> bool:
     return _metrics is not None
 
 
-def _count_rate_limits(record: logging.LogRecord) -> bool:
-    if isinstance(record.msg, str) and record.msg.startswith(RATE_LIMITED):
+def discord_trace() -> aiohttp.TraceConfig:
+    """The hook discord.py gives every request it makes (``http_trace``): each answer of Discord's
+    that refuses (4xx) or fails (5xx) is counted by status, a 429 as a rate limit met (discord.py
+    waits and tries again), a request that got no answer by its error."""
+    trace = aiohttp.TraceConfig()
+    trace.on_request_end.append(_answered_by_discord)
+    trace.on_request_exception.append(_unanswered)
+    return trace
+
+
+async def _answered_by_discord(
+    _session: aiohttp.ClientSession, _context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+) -> None:
+    status = params.response.status
+    if status == RATE_LIMITED:
         rate_limited()
-    return True
+    elif status >= 400:
+        discord_error(status)
+
+
+async def _unanswered(
+    _session: aiohttp.ClientSession, _context: SimpleNamespace, params: aiohttp.TraceRequestExceptionParams
+) -> None:
+    discord_error(type(params.exception).__name__)
 
 
 def move() -> None:

@@ -298,7 +298,6 @@ def refusal_logged(message: str, *args: object) -> Iterator[None]:
     try:
         yield
     except Exception as error:
-        metrics.discord_error(getattr(error, "status", type(error).__name__))
         if transient(error):
             raise DeliveryDeferred from error
         if not isinstance(error, discord.HTTPException):
