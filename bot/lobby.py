@@ -372,7 +372,13 @@ class Lobbies:
             log.warning("lobby of game %s not redrawn (%s); the next change redraws it", row.id, error)
             return
         if old is not None:
-            await retire(channel, old, t(lang, "lobby.moved", url=message.jump_url))
+            # Where Discord's pages cannot open (the playground), no link: the lobby is just below.
+            moved = (
+                t(lang, "lobby.moved", url=message.jump_url)
+                if self.tables.links.to_discord
+                else t(lang, "lobby.moved_below")
+            )
+            await retire(channel, old, moved)
         await self.tables.store.set_message(row.id, message.id)
 
     async def _begin(

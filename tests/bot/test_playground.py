@@ -197,3 +197,21 @@ def test_what_only_the_table_message_shows_is_pointed_at_above_not_at_a_copy():
     assert url in Links().table("en", "seriebum", url, message=True)
     assert Links(False).table("en", "seriebum", url) == "`/seriebum table`"
     assert Links(False).table("en", "seriebum", url, message=True) == "its message above"
+
+
+async def test_a_lobby_posted_anew_in_the_playground_points_below_without_a_link(tmp_path, monkeypatch):
+    """A lobby older than the rule (``REPOST_AGE``) is posted anew at a join; the old one says
+    where it went, without a discord.com address the page cannot open."""
+    from bot.i18n import t
+    from bot.refusals import REPOST_AGE
+
+    async with open_playground(settings_in(tmp_path, monkeypatch)) as playground:
+        you, friend = playground.world.people[:2]
+        channel = playground.world.channel
+        await you.slash(channel, "bue start")
+        lobby = channel.last_message
+        await playground.env.advance_time(REPOST_AGE + 1)
+        await friend.click(lobby, label="Join")
+        assert channel.last_message.id != lobby.id
+        old = next(message for message in channel.history() if message.id == lobby.id)
+        assert old.content == t("en", "lobby.moved_below") and "discord.com" not in old.content

@@ -193,7 +193,8 @@ async def test_a_refusal_by_a_setting_is_in_the_players_language(simcord_env, da
     cannot_join = await bruno.click(games.last_message, label=t("en", "lobby.join"))
     assert cannot_join.ephemeral
     assert text_of(cannot_join) == "⚠️ " + t(lang, "settings.refused.role", role=players.mention)
-    assert driver.query("SELECT COUNT(*) FROM seats JOIN games ON id = game_id WHERE status = 'lobby'") == [(1,)]
+    lobby_seats = "SELECT COUNT(*) FROM seats JOIN games ON id = game_id WHERE status = 'lobby'"
+    assert driver.query(lobby_seats) == [(1,)]
 
 
 async def test_a_forged_or_unusable_setting_changes_nothing(simcord_env, database):
