@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import AutoLocator
 
 # Okabe & Ito's colour-blind-safe palette (black left out: it is the target line's colour),
 # then the same colours dashed; each player also has a marker of their own.
@@ -83,12 +83,15 @@ def style(index: int) -> LineStyle:
     }
 
 
-def whole_numbers() -> MaxNLocator:
+def whole_numbers() -> AutoLocator:
     """Ticks on whole numbers only, and no more than a dozen: each tick costs as much to draw as
-    a player's line."""
-    from matplotlib.ticker import MaxNLocator
+    a player's line. matplotlib's own locator, so its steps (1, 2, 2.5, 5) stay: ticks at 0, 5, 10
+    on a long match, not at 0, 4, 8 as a plain MaxNLocator's steps would put them."""
+    from matplotlib.ticker import AutoLocator
 
-    return MaxNLocator(integer=True, nbins=12)
+    locator = AutoLocator()
+    locator.set_params(integer=True, nbins=12)
+    return locator
 
 
 def tie_offsets(series: Sequence[Sequence[int]]) -> list[float]:

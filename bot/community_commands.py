@@ -168,15 +168,16 @@ def settings_group(services: CommunityServices) -> app_commands.Group:
     ) -> None:
         await change(interaction, "reminder", percent)
 
-    @group.command(name="computers_rated", description=described("settings.cmd.computers_rated"))
-    @app_commands.describe(value=described("settings.cmd.yes_no"))
-    async def computers_rated(interaction: discord.Interaction, value: bool | None = None) -> None:
-        await change(interaction, "computers_rated", value)
+    def yes_or_no(name: str) -> None:
+        """``/settings <name>``: a setting that is on or off."""
 
-    @group.command(name="stand_in", description=described("settings.cmd.stand_in"))
-    @app_commands.describe(value=described("settings.cmd.yes_no"))
-    async def stand_in(interaction: discord.Interaction, value: bool | None = None) -> None:
-        await change(interaction, "stand_in", value)
+        @group.command(name=name, description=described(f"settings.cmd.{name}"))
+        @app_commands.describe(value=described("settings.cmd.yes_no"))
+        async def setting(interaction: discord.Interaction, value: bool | None = None) -> None:
+            await change(interaction, name, value)
+
+    yes_or_no("computers_rated")
+    yes_or_no("stand_in")
 
     @group.command(name="computer_pause", description=described("settings.cmd.computer_pause"))
     @app_commands.describe(seconds=described("settings.cmd.computer_pause.seconds"))

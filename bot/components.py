@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.replies import chosen_values
+from bot.replies import Matched, chosen_values
 
 
 class ComponentHost(Protocol):
@@ -46,31 +46,11 @@ def _dispatch(interaction: discord.Interaction, match: re.Match[str]) -> Any:
     return bot.guard(interaction, work)
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template="gm:" + TEMPLATE):
-    def __init__(self, button: discord.ui.Item[Any], match: re.Match[str]) -> None:
-        super().__init__(button)
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> GameButton:
-        return cls(item, match)
-
+class GameButton(Matched, template="gm:" + TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch(interaction, self.match)
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Item[Any]], template="gs:" + TEMPLATE):
-    def __init__(self, select: discord.ui.Item[Any], match: re.Match[str]) -> None:
-        super().__init__(select)
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> GameSelect:
-        return cls(item, match)
-
+class GameSelect(Matched, template="gs:" + TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _dispatch(interaction, self.match)

@@ -4,7 +4,6 @@ custom ids, so a panel keeps working after a restart."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Coroutine
 from typing import Any, Protocol
 
@@ -14,7 +13,7 @@ from discord import app_commands
 from bot.adapter import number
 from bot.i18n import described, t
 from bot.replays import BUTTON_TEMPLATE, EXPORT, SELECT_TEMPLATE, ReplayService
-from bot.replies import chosen_values, language, reply, show_panel
+from bot.replies import Matched, chosen_values, language, reply, show_panel
 from games.core import GameError
 
 MATCH_ID_DIGITS = 19
@@ -70,17 +69,7 @@ async def export(replays: ReplayService, interaction: discord.Interaction, game_
     await reply(interaction, t(language(interaction), "replay.export_note", file=file.filename), file=file)
 
 
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=BUTTON_TEMPLATE):
-    def __init__(self, button: discord.ui.Item[Any], match: re.Match[str]) -> None:
-        super().__init__(button)
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ReplayButton:
-        return cls(item, match)
-
+class ReplayButton(Matched, template=BUTTON_TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         host: ReplayHost = interaction.client  # type: ignore[assignment]
         game_id = int(self.match["game"])
@@ -92,17 +81,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=BUTTON
         await host.guard(interaction, work)
 
 
-class ReplaySelect(discord.ui.DynamicItem[discord.ui.Item[Any]], template=SELECT_TEMPLATE):
-    def __init__(self, select: discord.ui.Item[Any], match: re.Match[str]) -> None:
-        super().__init__(select)
-        self.match = match
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ReplaySelect:
-        return cls(item, match)
-
+class ReplaySelect(Matched, template=SELECT_TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         host: ReplayHost = interaction.client  # type: ignore[assignment]
         await host.guard(interaction, self._jump(host.replays, interaction))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, TypedDict, Unpack
+import re
+from typing import Any, Self, TypedDict, Unpack
 
 import discord
 from discord import app_commands
@@ -153,3 +154,18 @@ def chosen_values(interaction: discord.Interaction) -> list[str]:
     data: Any = interaction.data or {}
     values = data.get("values") if isinstance(data, dict) else None
     return [str(value) for value in values] if isinstance(values, list) else []
+
+
+class Matched(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!)"):
+    """A persistent button or select rebuilt from its custom id, which keeps the id's match for its
+    callback. Never registered itself (its template matches nothing): each subclass names its own."""
+
+    def __init__(self, item: discord.ui.Item[Any], match: re.Match[str]) -> None:
+        super().__init__(item)
+        self.match = match
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(item, match)

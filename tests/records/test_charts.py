@@ -145,6 +145,11 @@ def test_a_chart_drawn_after_others_shows_what_it_shows_drawn_first(monkeypatch)
             assert image.tobytes() == reference.tobytes()
 
 
+def test_the_rounds_are_marked_on_whole_numbers_in_steps_of_one_two_or_five():
+    assert list(charts.whole_numbers().tick_values(0, 4)) == [0, 1, 2, 3, 4]
+    assert list(charts.whole_numbers().tick_values(0, 39)) == [0, 5, 10, 15, 20, 25, 30, 35, 40]
+
+
 def test_the_bot_starts_without_importing_matplotlib(tmp_path):
     import subprocess
 
