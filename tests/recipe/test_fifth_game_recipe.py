@@ -34,6 +34,7 @@ def own_keys(adapter: GameAdapter) -> list[str]:
         f"{name}.cmd.start",
         f"{name}.rules",
         f"{name}.chart_unit",
+        f"{name}.replay_round",
         *adapter.start_options.values(),
     ]
 
