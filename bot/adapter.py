@@ -291,6 +291,8 @@ class GameAdapter(ABC):
     kept_in_view: ClassVar[frozenset[str]] = frozenset()
     # Events that count as a feat for /stats, by the feat's name (Bué's "bue", say).
     feat_events: ClassVar[Mapping[str, str]] = {}
+    # Whether /stats shows a player's average points per round (games scored round by round).
+    points_per_round: ClassVar[bool] = False
 
     @property
     def name(self) -> str:

@@ -25,7 +25,6 @@ SCORE_CHART_FILE = "scores.png"
 RATING_CHART_FILE = "rating.png"
 TREND_MATCHES = 5
 LAST_RESULTS = 5
-POINTS_PER_ROUND_GAMES = ("rummikub", "rumbugz")
 MEDAL = "🏆"
 EMBED_DESCRIPTION_LIMIT = 4096
 
@@ -95,7 +94,7 @@ async def score_chart(
     if not history:
         return None
     kind = table.row.kind
-    unit = viewer.t(f"stats.chart.unit.{kind}")
+    unit = viewer.t(f"{kind}.chart_unit")
     left = viewer.t("common.left_mark")
     chart = charts.ScoreChart(
         names=[
@@ -194,7 +193,7 @@ async def stats_embed(
         # Every feat the game counts is shown, made or not yet.
         for feat in dict.fromkeys(adapter.feat_events.values() if adapter else ()):
             embed.add_field(name=t(lang, f"stats.feat.{feat}"), value=str(feats.get(feat, 0)))
-        if k in POINTS_PER_ROUND_GAMES:
+        if adapter and adapter.points_per_round:
             average = await store.points_per_round(guild_id, user.id, k)
             if average is not None:
                 embed.add_field(

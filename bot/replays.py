@@ -427,7 +427,7 @@ def draw_panel(
         game=game_title(viewer.language, replay.match.kind),
         step=step,
         last=replay.last,
-        round=viewer.t(f"replay.round.{replay.match.kind}", round=replay.round_of(step)),
+        round=viewer.t(f"{replay.match.kind}.replay_round", round=replay.round_of(step)),
         rounds=len(rounds),
     )
     lines = replay.lines(step, viewer) or [viewer.t("replay.nothing_told")]
@@ -493,7 +493,7 @@ def panel_view(replay: Replay, game_id: int, step: int, hands: bool, viewer: Vie
         first = max(0, min(current - CHOICES_LIMIT // 2, len(starts) - CHOICES_LIMIT))
         options = [
             discord.SelectOption(
-                label=viewer.t(f"replay.round.{replay.match.kind}", round=number + 1),
+                label=viewer.t(f"{replay.match.kind}.replay_round", round=number + 1),
                 description=viewer.t("replay.round_at", step=start),
                 value=str(start),
                 default=number == current,

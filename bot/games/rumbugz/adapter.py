@@ -15,6 +15,7 @@ class RumBugzAdapter(LayPanel, ChangePanel, BidPanel, DrawPanel):
     """RumBugz in Discord: the table, the hand and each panel, and where each of their clicks goes."""
 
     current_moves = frozenset({"lay", "change", "discard"})
+    points_per_round = True
 
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         return {

@@ -27,6 +27,7 @@ class RummikubAdapter(TableSide):
     # A refused play names the tiles that could go down ("playable") as every line names tiles.
     code_params = TableSide.code_params | {"playable"}
     current_moves = frozenset({"choose"})
+    points_per_round = True
 
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         picks = dict.fromkeys(PICK_MENUS, self._choose)
