@@ -350,7 +350,7 @@ class Lobbies:
         an error: a lobby it will no longer edit (30046), or one older than the table's rule
         (``due_for_repost``), is posted anew at the bottom of the channel and the old one retired;
         one it cannot reach now shows the change at the next."""
-        channel = await self.tables.channel(row.channel_id)
+        channel = await self.tables.publisher.channel(row.channel_id)
         if channel is None or row.message_id is None:
             return
         lang = language_of(row.locale)

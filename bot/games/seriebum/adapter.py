@@ -10,8 +10,8 @@ import discord
 
 from bot.adapter import Click, Table, component_view
 from bot.games.seriebum.panels import Panels
+from bot.publisher import truncate
 from bot.replies import language, show_panel
-from bot.tables import truncate
 from games.core import JSON, Event, GameError
 
 
