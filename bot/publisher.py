@@ -9,35 +9,29 @@ Discord could not take (``DeliveryDeferred``).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import discord
 
 from bot import metrics, standins
-from bot.adapter import Rendered, Table, component_view, drawn_at, game_button
+from bot.adapter import Rendered, Table, Viewer, component_view, drawn_at, game_button
 from bot.i18n import language_of, t
+from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, Publication, TableRepost, part_nonce
 from bot.records import ResultsChart, score_chart
 from bot.refusals import CANNOT_DM, Refusal, due_for_repost, refusal, retire, transient
 from bot.replays import match_animation
-from bot.store import GameRow, Pending, SeatRow, Store
+from bot.store import Pending, SeatRow, Store
 from games.core import BACK, Event
 
 log = logging.getLogger(__name__)
 
 
 MESSAGE_LIMIT = 2000
-# The outbox part naming a publication's channel message (DMs are "dm:<seat>").
-CHANNEL_PART = "channel"
-# The outbox part naming the score chart, added to the channel message by an edit once drawn.
-CHART_PART = "chart"
-# The outbox part naming the table message when it is posted anew (see ``_post_table``).
-TABLE_PART = "table"
 
 
 @dataclass(frozen=True)
@@ -46,89 +40,6 @@ class Drawing:
 
     draw: Callable[..., Rendered]
     args: tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Publication:
-    """What players must be told after a committed move; saved in the outbox with the move.
-
-    It is delivered from the state committed with it (the game's lock keeps any later move
-    waiting until it is delivered), so it holds only what that state cannot tell: the events,
-    who had to decide before, and the channel line's prefix.
-    """
-
-    events: list[Event]
-    before: Mapping[int, frozenset[str]]
-    prefix: str = ""
-    show_hands: bool = False
-    actor: int | None = None
-    # Seats whose hand the move changed (see Game.hand): each is sent the new one.
-    hands_changed: tuple[int, ...] = ()
-    # The pictures it shows, drawn with the move (``TableService._draw_ahead``), by the version
-    # drawn at and whose they are (None: the table). Never saved: one delivered after a restart
-    # draws its own.
-    pictures: Mapping[tuple[int, int | None], Rendered] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "events": [
-                {"key": e.key, "params": e.params, "seats": None if e.seats is None else list(e.seats)}
-                for e in self.events
-            ],
-            "before": {str(seat): sorted(actions) for seat, actions in self.before.items()},
-            "prefix": self.prefix,
-            "show_hands": self.show_hands,
-            "actor": self.actor,
-            "hands_changed": list(self.hands_changed),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Publication:
-        return cls(
-            events=[
-                Event(e["key"], e["params"], None if e["seats"] is None else tuple(e["seats"]))
-                for e in data["events"]
-            ],
-            before={int(seat): frozenset(actions) for seat, actions in data["before"].items()},
-            prefix=data["prefix"],
-            show_hands=data["show_hands"],
-            actor=data["actor"],
-            hands_changed=tuple(data.get("hands_changed", ())),
-        )
-
-
-@dataclass(frozen=True)
-class TableRepost:
-    """The table being posted anew by a publication, recorded in its outbox parts before the post
-    (``table:<old message id>``, and ``:gone`` when it was deleted): a delivery after a crash
-    resumes it rather than edit the old message again."""
-
-    old: int | None
-    gone: bool = False
-
-    def part(self) -> str:
-        return f"{TABLE_PART}:{self.old or ''}" + (":gone" if self.gone else "")
-
-    @classmethod
-    def begun(cls, pending: Pending) -> TableRepost | None:
-        prefix = f"{TABLE_PART}:"
-        part = next((part for part in pending.delivered if part.startswith(prefix)), None)
-        if part is None:
-            return None
-        old, _, gone = part.removeprefix(prefix).partition(":")
-        return cls(int(old) if old else None, gone=bool(gone))
-
-
-def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
-    """The nonce of one part of a publication: the same whenever the part is sent, before and after
-    a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message of a
-    part sent again after a crash came between sending it and marking it sent. The game's random
-    seed keeps a database made anew (same ids, same versions) from reusing a recent nonce.
-    Discord's nonces are at most 25 characters: a 24-digit hexadecimal digest."""
-    key = f"{pending.game_id}:{row.seed}:{pending.version}:{part}".encode()
-    return hashlib.blake2b(key, digest_size=12).hexdigest()
 
 
 # How long a player's DMs found closed (50007) are not tried again; their hand button, or joining
@@ -187,6 +98,27 @@ class Messenger(Protocol):
     ) -> discord.PartialMessageable: ...
 
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+
+@dataclass
+class Delivery:
+    """One publication being delivered: what its parts send, read and drawn before any is sent,
+    and its outbox row as the parts mark it (``pending``)."""
+
+    table: Table
+    publication: Publication
+    pending: Pending
+    viewer: Viewer
+    lines: list[str]
+    embeds: list[discord.Embed]
+    chart: ResultsChart | None
+    # The seats called to move, and those told privately with their lines.
+    newly: list[int]
+    told: dict[int, list[str]]
+    # None when the click's answer showed the table already.
+    table_picture: Rendered | None
+    hands: list[Rendered]
+    channel: GameChannel | None = None
 
 
 class Publisher:
@@ -257,100 +189,115 @@ class Publisher:
         *,
         table_shown: bool = False,
     ) -> None:
-        """Tell everyone what happened: the table, the channel, and each player privately.
+        """Tell everyone what happened: each part of ``DELIVERY`` in its order, then the
+        publication deleted from the outbox. With ``table_shown``, the click's answer showed the
+        table already. Seats with a new decision are called, except the actor, who has just played
+        and is looking at the table (a turn of several steps would call them at each step)."""
+        delivery = await self._prepared(table, publication, pending, table_shown)
+        for step in DELIVERY:
+            await step.send(self, delivery)
+        await self.store.delivered(delivery.pending)
+        if self.after_delivery is not None:
+            self.after_delivery()
 
-        Each part that must not be sent twice is marked in the outbox once sent; the table edit
-        can be done again harmlessly. Seats with a new decision are called, except the actor, who
-        has just played and is looking at the table (a turn of several steps would call them at
-        each step).
-        """
+    async def _prepared(
+        self, table: Table, publication: Publication, pending: Pending | None, table_shown: bool
+    ) -> Delivery:
+        """What the parts send, read and drawn before any is sent."""
         if pending is None:
             pending = Pending(table.row.id, table.row.version, {}, frozenset())
-        channel_viewer = table.viewer()
+        viewer = table.viewer()
         events = publication.events
         lines = [publication.prefix] if publication.prefix else []
         lines += [
-            line
-            for event in events
-            if event.seats is None
-            if (line := table.adapter.describe(event, channel_viewer))
+            line for event in events if event.seats is None if (line := table.adapter.describe(event, viewer))
         ]
         embeds = [
             embed
             for event in events
             if event.seats is None
-            if (embed := table.adapter.results(event, channel_viewer))
+            if (embed := table.adapter.results(event, viewer))
         ]
         # The chart's numbers are read now (the message keeps room for it); it is drawn last.
         chart = None
         if CHART_PART not in pending.delivered:
-            chart = await score_chart(self.store, table, events, channel_viewer)
+            chart = await score_chart(self.store, table, events, viewer)
         if chart is not None:
             chart.make_room(embeds)
         newly = self._called(table, publication)
         told = self._private_lines(table, events, newly, publication, pending)
-        hands = await self._pictures(table, publication, [*([] if table_shown else [None]), *told])
-        if not table_shown:
-            # The table first: every line and link below points to it, should it be posted anew.
-            table_picture, *hands = hands
-            posted_at = table.row.message_id
-            pending = await self.refresh_table(table, table_picture, pending)
-            if table.row.message_id != posted_at:
-                told = self._private_lines(table, events, newly, publication, pending)
-        if newly:
-            mentions = ", ".join(table.mention(seat) for seat in newly)
-            lines.append(
-                t(
-                    channel_viewer.language,
-                    "common.your_move",
-                    mentions=mentions,
-                    table=table.link(channel_viewer.language),
-                )
+        pictures = await self._pictures(table, publication, [*([] if table_shown else [None]), *told])
+        table_picture = None if table_shown else pictures.pop(0)
+        return Delivery(
+            table, publication, pending, viewer, lines, embeds, chart, newly, told, table_picture, pictures
+        )
+
+    async def _send_table(self, delivery: Delivery) -> None:
+        """The table first: every line and link below points to it, should it be posted anew."""
+        table, publication = delivery.table, delivery.publication
+        if delivery.table_picture is None:
+            return
+        posted_at = table.row.message_id
+        delivery.pending = await self.refresh_table(table, delivery.table_picture, delivery.pending)
+        if table.row.message_id != posted_at:
+            delivery.told = self._private_lines(
+                table, publication.events, delivery.newly, publication, delivery.pending
             )
-        channel = await self.channel(table.row.channel_id)
-        if channel is not None and (lines or embeds) and CHANNEL_PART not in pending.delivered:
-            view = None
-            if table.game.finished:
-                rematch = t(channel_viewer.language, "common.rematch")
-                view = component_view(
-                    [
-                        game_button(
-                            table.row.id, "rematch", rematch, style=discord.ButtonStyle.success, emoji="🔁"
-                        )
-                    ]
-                )
-            elif standins.announces_away(events):
-                back = t(channel_viewer.language, "standins.back")
-                view = component_view([game_button(table.row.id, BACK, back, emoji="👋")])
-            message = await self._send_safely(
-                channel,
-                truncate("\n".join(lines)) if lines else None,
-                embeds=embeds[:10],
-                view=view,
-                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-                nonce=part_nonce(table.row, pending, CHANNEL_PART),
+
+    async def _send_lines(self, delivery: Delivery) -> None:
+        """The channel's lines and results, calling whoever must move now."""
+        table, viewer, lines, embeds = delivery.table, delivery.viewer, delivery.lines, delivery.embeds
+        if delivery.newly:
+            mentions = ", ".join(table.mention(seat) for seat in delivery.newly)
+            link = table.link(viewer.language)
+            lines.append(t(viewer.language, "common.your_move", mentions=mentions, table=link))
+        channel = delivery.channel = await self.channel(table.row.channel_id)
+        if channel is None or not (lines or embeds) or CHANNEL_PART in delivery.pending.delivered:
+            return
+        view = None
+        events = delivery.publication.events
+        if table.game.finished:
+            rematch = t(viewer.language, "common.rematch")
+            view = component_view(
+                [game_button(table.row.id, "rematch", rematch, style=discord.ButtonStyle.success, emoji="🔁")]
             )
-            if chart is not None or table.game.finished:
-                # Where the chart goes, should a crash leave it undelivered: saved before the mark.
-                results_id = message.id if message is not None else None
-                await self.store.set_results_message(table.row.id, results_id)
-                table.row = replace(table.row, results_message_id=results_id)
-            # The last part sent needs no mark: deleting the publication right after says it all.
-            if told or chart is not None:
-                pending = await self.store.mark_delivered(pending, CHANNEL_PART)
-        last = next(reversed(told), None)
-        for (seat, private), hand in zip(told.items(), hands, strict=True):
-            part = f"dm:{seat}"
-            nonce = part_nonce(table.row, pending, part)
+        elif standins.announces_away(events):
+            back = t(viewer.language, "standins.back")
+            view = component_view([game_button(table.row.id, BACK, back, emoji="👋")])
+        message = await self._send_safely(
+            channel,
+            truncate("\n".join(lines)) if lines else None,
+            embeds=embeds[:10],
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+            nonce=part_nonce(table.row, delivery.pending, CHANNEL_PART),
+        )
+        if delivery.chart is not None or table.game.finished:
+            # Where the chart goes, should a crash leave it undelivered: saved before the mark.
+            results_id = message.id if message is not None else None
+            await self.store.set_results_message(table.row.id, results_id)
+            table.row = replace(table.row, results_message_id=results_id)
+        if delivery.told or delivery.chart is not None:
+            delivery.pending = await self.store.mark_delivered(delivery.pending, CHANNEL_PART)
+
+    async def _send_hands(self, delivery: Delivery) -> None:
+        """Each player told privately, with their hand."""
+        table = delivery.table
+        last = next(reversed(delivery.told), None)
+        for (seat, private), hand in zip(delivery.told.items(), delivery.hands, strict=True):
+            part = f"{DM_PART}{seat}"
+            nonce = part_nonce(table.row, delivery.pending, part)
             await self.direct_message(table, table.seats[seat], "\n".join(private), hand, nonce)
-            if seat != last or chart is not None:
-                pending = await self.store.mark_delivered(pending, part)
-        if chart is not None and channel is not None and table.row.results_message_id is not None:
-            animation = await self._animation(table) if table.game.finished else None
-            await self._add_chart(channel, table.row.results_message_id, chart, embeds, animation)
-        await self.store.delivered(pending)
-        if self.after_delivery is not None:
-            self.after_delivery()
+            if seat != last or delivery.chart is not None:
+                delivery.pending = await self.store.mark_delivered(delivery.pending, part)
+
+    async def _send_chart(self, delivery: Delivery) -> None:
+        """The results' chart, and the match's animation once it ended, on the results message."""
+        table, chart, channel = delivery.table, delivery.chart, delivery.channel
+        if chart is None or channel is None or table.row.results_message_id is None:
+            return
+        animation = await self._animation(table) if table.game.finished else None
+        await self._add_chart(channel, table.row.results_message_id, chart, delivery.embeds, animation)
 
     async def _add_chart(
         self,
@@ -522,7 +469,7 @@ class Publisher:
             # A player who keeps their hand to the hand button gets no DM.
             if not seat_row.dm_hand or seat_row.gone or seat_row.played_by_computer:
                 continue
-            if f"dm:{seat}" in pending.delivered:
+            if f"{DM_PART}{seat}" in pending.delivered:
                 continue
             if show_hands or seat in private or seat in publication.hands_changed:
                 told[seat] = private.get(seat, [])
@@ -589,3 +536,46 @@ class Publisher:
                 log.warning("channel %s is not reachable", channel_id)
                 return None
         return channel if isinstance(channel, GameChannel) else None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One part of a delivery: what it sends, and when the outbox marks it sent, so that a
+    delivery resumed after a crash sends nothing twice."""
+
+    part: str
+    sends: str
+    marked: str
+    send: Callable[[Publisher, Delivery], Awaitable[None]]
+
+
+# A delivery's parts in their crash-safe order. Every part sent with a nonce (``part_nonce``):
+# sent again after a crash that came before its mark, Discord keeps one message. The last part
+# sent needs no mark: the publication deleted right after it says it all.
+DELIVERY: tuple[Step, ...] = (
+    Step(
+        TABLE_PART,
+        "the table message: edited, or posted anew at the bottom of the channel",
+        "an edit never (done again harmlessly); a repost as 'table:<old id>' before it is posted, "
+        "then 'table' once the new message is saved",
+        Publisher._send_table,
+    ),
+    Step(
+        CHANNEL_PART,
+        "the channel's lines and results, calling who must move (they link to the table)",
+        "after it is sent, the results message saved before the mark; not when it is the last part",
+        Publisher._send_lines,
+    ),
+    Step(
+        DM_PART,
+        "each player's hand by DM, with their private lines",
+        "after each DM, but the last part sent",
+        Publisher._send_hands,
+    ),
+    Step(
+        CHART_PART,
+        "the score chart (and a finished match's animation), by an edit of the results message",
+        "never: always the last part",
+        Publisher._send_chart,
+    ),
+)

@@ -22,7 +22,8 @@ from bot import community, metrics, standins
 from bot.adapter import GameAdapter, Links, Rendered, Table, component_view, drawn_at, game_button
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
-from bot.publisher import DeliveryDeferred, Messenger, Publication, Publisher, refusal_logged
+from bot.outbox import Publication
+from bot.publisher import DeliveryDeferred, Messenger, Publisher, refusal_logged
 from bot.refusals import due_for_repost
 from bot.replies import language, reply
 from bot.replies import replace as replace_panel

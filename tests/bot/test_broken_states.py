@@ -13,7 +13,7 @@ import pytest
 
 from bot import tables as tables_module
 from bot import timers
-from bot.publisher import part_nonce
+from bot.outbox import part_nonce
 from bot.store import GameRow, Pending, Store, TimerRow
 from bot.tables import TableService
 from bot.timers import TimerService

@@ -16,7 +16,7 @@ import discord
 import pytest
 
 from bot import tables as tables_module
-from bot.publisher import TABLE_PART
+from bot.outbox import TABLE_PART
 from bot.refusals import REPOST_AGE
 from bot.store import Store
 from games.bue import Bue
