@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot import metrics
 from bot.adapter import GameAdapter, drawn_at
+from bot.clicks import TableMovedOn, check_origin, click_read
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
 from bot.community import Community
 from bot.community_commands import preferences_group, settings_group
@@ -26,7 +27,7 @@ from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
 from bot.replies import claim, language, prefer, report_error, unclaimed
 from bot.store import Store
-from bot.tables import ABORT, KEEP_PLAYING, TableMovedOn, TableService, check_origin, click_read
+from bot.tables import ABORT, KEEP_PLAYING, TableService
 from bot.timers import Sleep, TimerService
 from games.core import BACK, GameError
 

@@ -11,12 +11,13 @@ import discord
 
 from bot import community, standins
 from bot.adapter import GameAdapter, component_view
+from bot.clicks import check_origin
 from bot.community import Community, check_role, kept_role, turn_timeout_seconds
 from bot.i18n import duration_text, language_of, t
 from bot.refusals import Refusal, due_for_repost, refusal, retire
 from bot.replies import chosen_values, language, show_panel
 from bot.store import ChannelBusy, GameRow, SeatRow
-from bot.tables import TableService, check_origin
+from bot.tables import TableService
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
 

@@ -12,14 +12,14 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
-from contextvars import ContextVar
-from dataclasses import dataclass, replace
-from typing import Any, Literal, Protocol
+from dataclasses import replace
+from typing import Any, Protocol
 
 import discord
 
 from bot import community, metrics, standins
 from bot.adapter import GameAdapter, Links, Rendered, Table, component_view, drawn_at, game_button
+from bot.clicks import ClickRead, GameLock, OutOfDate, check_fresh, check_origin, click_read
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.outbox import Publication
@@ -28,149 +28,14 @@ from bot.refusals import due_for_repost
 from bot.replies import language, reply
 from bot.replies import replace as replace_panel
 from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
+from bot.timers import ROBOT_MOVE, changed_decisions, decision_key, plan_robot_moves, plan_timers
 from games.core import BACK, LEAVE, STAND_IN, Event, GameError
 
 log = logging.getLogger(__name__)
 
-# The timer kind of a computer's move.
-ROBOT_MOVE = "robot"
 # The buttons of the question ``/<game> abort`` asks.
 ABORT = "abort"
 KEEP_PLAYING = "keep"
-
-
-def changed_decisions(
-    before: Mapping[int, frozenset[str]], after: Mapping[int, frozenset[str]], actor: int | None
-) -> list[int]:
-    """Seats whose open decision began, ended or changed with this move: a click made before it
-    is stale for them. A seat still facing the very decision it faced (a simultaneous reveal while
-    others choose) keeps it; the seat that moved never does.
-    """
-    seats = set(before) | set(after) | ({actor} if actor is not None else set())
-    return sorted(seat for seat in seats if seat == actor or before.get(seat) != after.get(seat))
-
-
-def decision_key(actions: frozenset[str]) -> str:
-    return ",".join(sorted(actions))
-
-
-def plan_timers(
-    to_act: Mapping[int, frozenset[str]],
-    previous: Sequence[TimerRow],
-    timeout: int,
-    now: float,
-    reminder_share: float = 0.5,
-) -> list[tuple[int, str, str, float]]:
-    """A reminder after the share ``reminder_share`` of the turn (none at 0) and an expiry per
-    deciding seat.
-
-    A seat still facing the same decision keeps its deadline (a simultaneous reveal does
-    not restart the clock of those who have not chosen yet); a reminder already sent is
-    not sent again.
-    """
-    kept = {(timer.seat, timer.kind): timer for timer in previous}
-    planned: list[tuple[int, str, str, float]] = []
-    for seat, actions in sorted(to_act.items()):
-        decision = decision_key(actions)
-        expiry = kept.get((seat, "expire"))
-        if expiry is not None and expiry.decision == decision:
-            planned.append((seat, "expire", decision, expiry.due_at))
-            reminder = kept.get((seat, "remind"))
-            if reminder is not None:
-                planned.append((seat, "remind", decision, reminder.due_at))
-        else:
-            if reminder_share:
-                planned.append((seat, "remind", decision, now + timeout * reminder_share))
-            planned.append((seat, "expire", decision, now + timeout))
-    return planned
-
-
-class OutOfDate(GameError):
-    """The commit was refused: the game moved on since it was read (see ``StaleVersion``)."""
-
-    def __init__(self) -> None:
-        super().__init__("error.out_of_date")
-
-
-class GameLock(asyncio.Lock):
-    """A game's lock, counting the times it was taken. Every write of this process to a running
-    game's rows is made under it: a read made while it was free, if nobody has taken it since, still shows
-    what this process has written of the game (see ``ClickRead``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.taken = 0
-
-    async def acquire(self) -> Literal[True]:
-        await super().acquire()
-        self.taken += 1
-        return True
-
-
-@dataclass
-class ClickRead:
-    """A click's read of its game, made before the game's lock (``TableService.read``): its move
-    plays from it, or its panel shows it, when nothing can have written the game since
-    (``TableService.load_to_move``, ``TableService.load``)."""
-
-    snapshot: Snapshot
-    # How many times the game's lock had been taken when the read began (it was free then).
-    taken: int
-    # The table made of it, once one was (by the click's move, or its panel).
-    table: Table | None = None
-
-
-# The read of the click being handled, set around its adapter's work (see ``GameBot.on_game_component``).
-click_read: ContextVar[ClickRead | None] = ContextVar("click_read", default=None)
-
-
-class TableMovedOn(GameError):
-    """A click made for a decision that is no longer open: the player is shown the table again."""
-
-    def __init__(self) -> None:
-        super().__init__("error.table_moved_on")
-
-
-def check_fresh(seat: SeatRow) -> None:
-    """Refuse a click drawn before its player's decision last changed (see ``drawn_at``)."""
-    seen = drawn_at.get()
-    if seen is not None and seen < seat.decision_since:
-        raise TableMovedOn
-
-
-def check_origin(interaction: discord.Interaction, row: GameRow, *, private: bool) -> None:
-    """A game is played from its own channel; with ``private``, also from a player's own DMs
-    (whose player the seat lookup then checks). Another server or channel never reaches it."""
-    if interaction.guild_id is None:
-        if private:
-            return
-    elif interaction.guild_id == row.guild_id and interaction.channel_id == row.channel_id:
-        return
-    raise GameError("error.wrong_channel")
-
-
-def plan_robot_moves(
-    to_act: Mapping[int, frozenset[str]],
-    robots: Iterable[int],
-    changed: Iterable[int],
-    previous: Sequence[TimerRow],
-    pause: float,
-    now: float,
-    hold: float = 0.0,
-) -> list[tuple[int, str, str, float]]:
-    """A move timer per computer seat with a decision open, after a pause so people can follow;
-    a computer whose decision did not change keeps the time it had. None is due before ``hold``
-    seconds from now: what the move showed stays in view that long (``GameAdapter.kept_in_view``)."""
-    kept = {timer.seat: timer for timer in previous if timer.kind == ROBOT_MOVE}
-    changed = set(changed)
-    planned = []
-    for seat in sorted(set(robots) & set(to_act)):
-        decision = decision_key(to_act[seat])
-        timer = kept.get(seat)
-        keep = timer is not None and seat not in changed and timer.decision == decision
-        due_at = timer.due_at if keep and timer else now + pause
-        planned.append((seat, ROBOT_MOVE, decision, max(due_at, now + hold)))
-    return planned
 
 
 # How long to wait before trying again announcements Discord could not take (its servers failed,
