@@ -13,8 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics
+from bot import asks, metrics
 from bot.adapter import GameAdapter, drawn_at
+from bot.asks import ABORT, KEEP_PLAYING
 from bot.clicks import TableMovedOn, check_origin, click_read
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
 from bot.community import Community
@@ -27,7 +28,7 @@ from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
 from bot.replies import claim, language, prefer, report_error, unclaimed
 from bot.store import Store
-from bot.tables import ABORT, KEEP_PLAYING, TableService
+from bot.tables import TableService
 from bot.timers import Sleep, TimerService
 from games.core import BACK, GameError
 
@@ -225,18 +226,18 @@ class GameBot(commands.Bot):
             await self.lobbies.rematch(interaction, row)
             return
         if move == ABORT:
-            await self.tables.abort(interaction, game_id)
+            await asks.abort(self.tables, interaction, game_id)
             return
         if move == KEEP_PLAYING:
-            await self.tables.keep_playing(interaction)
+            await asks.keep_playing(interaction)
             return
         check_origin(interaction, row, private=True)
         if move == BACK:
-            await self.tables.back(interaction, game_id)
+            await asks.back(self.tables, interaction, game_id)
             return
-        await self.tables.come_back_if_away(interaction, snapshot)
+        await asks.come_back_if_away(self.tables, interaction, snapshot)
         if move == "hand":
-            await self.tables.show_hand(interaction, game_id)
+            await asks.show_hand(self.tables, interaction, game_id)
             return
         free = move in adapter.free_moves
         # A panel opened afresh shows the game as it stands: its click is as if from the table now.
@@ -248,8 +249,8 @@ class GameBot(commands.Bot):
                 self.tables.check_click(interaction, snapshot)
             await adapter.on_component(self.tables, interaction, game_id, move, arg, values)
         except TableMovedOn:
-            await self.tables.show_table(
-                interaction, game_id, t(language(interaction), "error.table_moved_on")
+            await asks.show_table(
+                self.tables, interaction, game_id, t(language(interaction), "error.table_moved_on")
             )
         finally:
             drawn_at.reset(seen)

@@ -11,31 +11,26 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Protocol
 
 import discord
 
 from bot import community, metrics, standins
-from bot.adapter import GameAdapter, Links, Rendered, Table, component_view, drawn_at, game_button
-from bot.clicks import ClickRead, GameLock, OutOfDate, check_fresh, check_origin, click_read
+from bot.adapter import GameAdapter, Links, Rendered, Table, drawn_at
+from bot.clicks import ClickRead, GameLock, OutOfDate, check_fresh, click_read
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.outbox import Publication
 from bot.publisher import DeliveryDeferred, Messenger, Publisher, refusal_logged
 from bot.refusals import due_for_repost
 from bot.replies import language, reply
-from bot.replies import replace as replace_panel
-from bot.store import Commit, GameRow, Pending, Score, SeatRow, Snapshot, StaleVersion, Store, TimerRow
+from bot.store import Commit, GameRow, Pending, Snapshot, StaleVersion, Store, TimerRow
 from bot.timers import ROBOT_MOVE, changed_decisions, decision_key, plan_robot_moves, plan_timers
 from games.core import BACK, LEAVE, STAND_IN, Event, GameError
 
 log = logging.getLogger(__name__)
-
-# The buttons of the question ``/<game> abort`` asks.
-ABORT = "abort"
-KEEP_PLAYING = "keep"
 
 
 # How long to wait before trying again announcements Discord could not take (its servers failed,
@@ -122,38 +117,6 @@ class TableService:
         shown = any(event.key in table.adapter.kept_in_view for event in events)
         watched = any(not seat.gone and not seat.played_by_computer for seat in table.seats)
         return self.settings.view_pause if shown and watched else 0.0
-
-    async def begin(self, row: GameRow, seats: list[SeatRow], adapter: GameAdapter) -> Publication:
-        """Deal and save the running game with its timers and what its deal must announce; or
-        the finished match, results and ratings included, when the deal itself decided it."""
-        game, events = adapter.engine.begin(len(seats), row.options, row.seed)
-        robots = {
-            seat.seat: adapter.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot
-        }
-        table = Table(
-            replace(row, status="running", version=1), seats, game, adapter, robots, links=self.links
-        )
-        publication = Publication(events, {}, show_hands=True)
-        now = self.now()
-        dealt = Score(
-            game.totals(),
-            game.finished,
-            game.winner(),
-            adapter.ends_round(events),
-            adapter.feats(events),
-            rated=community.rated(row.server_settings, seats),
-        )
-        await self.store.start(
-            row.id,
-            game.to_json(),
-            self.plan(table, [], range(len(seats)), now),
-            publication.to_json(),
-            {seat: robot.to_json() for seat, robot in robots.items()},
-            dealt=dealt,
-            now=now,
-        )
-        self.poke_timers()
-        return publication
 
     @staticmethod
     async def render(table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered:
@@ -330,12 +293,12 @@ class TableService:
         """The user's move from ``table``: checked, played and committed (``act``); a refusal
         names cards and tiles as the game's lines do, in ``lang``."""
         # A move of a player a computer stands in for gives them their seat back first.
-        await self._come_back(table, seat)
+        await self.come_back(table, seat)
         # A click queued behind another move acts only if its player still faces what they saw.
         check_fresh(table.seats[seat])
         try:
             move = action(table, seat) if callable(action) else action
-            return await self._apply(table, seat, move, by_timeout=False)
+            return await self.apply(table, seat, move, by_timeout=False)
         except GameError as error:
             table.adapter.name_codes(error, table.viewer(seat, lang))
             raise
@@ -365,7 +328,7 @@ class TableService:
             table = await self.load_to_move(game_id, read)
             yield table, self._seat_of(table, interaction)
 
-    async def _apply(
+    async def apply(
         self,
         table: Table,
         seat: int,
@@ -527,155 +490,17 @@ class TableService:
         except DeliveryDeferred:
             self._deferred(table.row.id)
 
-    # ------------------------------------------------------------------ what players ask for
+    # ------------------------------------------------------------------ seats handed back
 
-    async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        table, seat = await self.load_player(game_id, interaction.user.id)
-        if table.seats[seat].dm_closed_at is not None:
-            # They look at their hand: the next one may come by DM again, should they have opened them.
-            await self.store.forget_dm_closed(interaction.user.id)
-        viewer = table.viewer(seat, language(interaction))
-        rendered = await self.render(table, table.adapter.hand, table.game.view(seat), viewer, game_id)
-        await reply(interaction, embeds=rendered.embeds, file=rendered.file, view=rendered.view())
-
-    async def show_table(self, interaction: discord.Interaction, game_id: int, note: str = "") -> None:
-        """The table, privately, with a link to the table message (and ``note`` above it)."""
-        table = await self.load(game_id)
-        lang = language(interaction)
-        rendered = await self.render(
-            table, table.adapter.table_copy, table.game.view(None), table.viewer(language=lang), game_id
-        )
-        # A link to the table message, where it can open; where not, this copy is the way to the table.
-        link = t(lang, "common.table_link", url=table.jump_url()) if self.links.to_discord else ""
-        await reply(
-            interaction,
-            "\n".join(line for line in (note, link) if line) or None,
-            embeds=rendered.embeds,
-            file=rendered.file,
-            view=rendered.view(),
-        )
-
-    async def show_score(self, interaction: discord.Interaction, game_id: int) -> None:
-        table = await self.load(game_id)
-        lang = language(interaction)
-        totals = table.game.totals()
-        order = sorted(range(len(totals)), key=lambda seat: -totals[seat])
-        embed = discord.Embed(
-            title=t(lang, "common.score_title", game=t(lang, f"{table.row.kind}.title")),
-            colour=table.adapter.colour,
-            description="\n".join(
-                t(lang, "common.score_line", name=table.names[seat], points=totals[seat])
-                + (" " + t(lang, "common.left_mark") if table.seats[seat].out else "")
-                for seat in order
-            ),
-        )
-        target = table.row.options.get("target")
-        if target:
-            embed.set_footer(text=t(lang, "common.target", target=target))
-        await reply(interaction, embeds=[embed])
-
-    async def leave(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The player leaves: a computer takes their seat and plays on (when the game has stand-ins),
-        or the seat is removed. With no person left at all, the game ends with no result: the
-        computers leave too, until the game cannot go on."""
-        async with self.seated(interaction, game_id) as (table, seat):
-            leaver = table.seats[seat]
-            if not standins.people_besides(table.seats, seat):
-                moves: list[tuple[int, dict[str, Any], list[Event]]] = [
-                    (seat, {"type": LEAVE}, standins.nobody_left_events(leaver))
-                ]
-                moves += [
-                    (row.seat, {"type": LEAVE}, []) for row in table.seats if not row.out and row.seat != seat
-                ]
-            elif standins.enabled(table.row.options):
-                level = leaver.stand_in or standins.level(table.seats)
-                moves = [(seat, standins.stand_in(level, left=True), standins.left_events(leaver))]
-            else:
-                moves = [(seat, {"type": LEAVE}, [])]
-            for number, (mover, action, told) in enumerate(moves):
-                if table.game.finished:
-                    break
-                publication = await self._apply(table, mover, action, by_timeout=False, told=told)
-                if number == 0:
-                    await reply(interaction, t(language(interaction), "common.done"))
-                await self.deliver(table, publication)
-
-    async def back(self, interaction: discord.Interaction, game_id: int) -> None:
-        """**Back**: the player a computer stands in for takes their seat again."""
-        async with self.seated(interaction, game_id) as (table, seat):
-            if not standins.away(table.seats[seat]):
-                raise GameError("standins.error.not_away")
-            publication = await self._hand_back(table, seat)
-            await reply(interaction, t(language(interaction), "standins.welcome_back"))
-            await self.deliver(table, publication)
-
-    async def come_back_if_away(self, interaction: discord.Interaction, snapshot: Snapshot) -> None:
-        """Any click of a player a computer stands in for gives them their seat back, before it is
-        handled (a click the stand-in's moves made stale would otherwise never get through)."""
-        mine = (row for row in snapshot.seats if row.user_id == interaction.user.id)
-        if snapshot.game.status == "running" and any(standins.away(row) for row in mine):
-            async with self.seated(interaction, snapshot.game.id) as (table, seat):
-                await self._come_back(table, seat)
-
-    async def _come_back(self, table: Table, seat: int) -> None:
+    async def come_back(self, table: Table, seat: int) -> None:
         """Under the lock: if a computer stands in for ``seat``'s person, they take the seat again."""
         if standins.away(table.seats[seat]):
-            await self.deliver(table, await self._hand_back(table, seat))
+            await self.deliver(table, await self.hand_back(table, seat))
 
-    async def _hand_back(self, table: Table, seat: int) -> Publication:
+    async def hand_back(self, table: Table, seat: int) -> Publication:
         """The computer standing in for ``seat``'s person gets up; their hand comes by DM again."""
         told = standins.back_events(table.seats[seat])
-        return await self._apply(table, seat, standins.back(), by_timeout=False, told=told)
-
-    @staticmethod
-    def check_abort(interaction: discord.Interaction, row: GameRow | None) -> GameRow:
-        """Whoever behind ``interaction`` may close the game: its host, or someone who may manage
-        its channel, from that channel (so the permissions are that channel's)."""
-        if row is None or row.status not in ("lobby", "running"):
-            raise GameError("error.game_not_running")
-        check_origin(interaction, row, private=False)
-        if not (row.host_id == interaction.user.id or interaction.permissions.manage_channels):
-            raise GameError("error.abort_not_allowed")
-        return row
-
-    async def ask_abort(self, interaction: discord.Interaction, game_id: int) -> None:
-        """``/<game> abort``: whoever may close the game is asked, privately, to confirm it."""
-        row = self.check_abort(interaction, await self.store.game(game_id))
-        lang = language(interaction)
-        confirm = game_button(
-            row.id, ABORT, t(lang, "common.abort.confirm"), style=discord.ButtonStyle.danger, emoji="🛑"
-        )
-        keep = game_button(row.id, KEEP_PLAYING, t(lang, "common.abort.keep"), emoji="▶️")
-        await reply(interaction, t(lang, "common.abort.question"), view=component_view([confirm, keep]))
-
-    @staticmethod
-    async def keep_playing(interaction: discord.Interaction) -> None:
-        """**Keep playing** on the question: the question goes, the game goes on."""
-        await replace_panel(interaction, t(language(interaction), "common.abort.kept"))
-
-    async def abort(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Close the game at once, with no result: the question's **Abort**, or a lobby's **Cancel**
-        (each checked again here: the game may have ended, or the click be forged)."""
-        async with self.lock(game_id):
-            row = self.check_abort(interaction, await self.store.game(game_id))
-            member = interaction.user
-            await self.store.end(game_id, "aborted")
-            await replace_panel(interaction, t(language(interaction), "common.aborted_ephemeral"))
-            channel = await self.publisher.channel(row.channel_id)
-            if channel is not None and row.message_id is not None:
-                text = t(language_of(row.locale), "common.aborted", mention=member.mention)
-                try:
-                    await channel.get_partial_message(row.message_id).edit(content=text, view=None)
-                except discord.HTTPException as error:
-                    # Gone, or one Discord will no longer edit (30046): said below instead.
-                    log.info("game %s aborted: its table not edited (%s)", row.id, error)
-                    # Discord failing now too: the table keeps its last picture, the game is over.
-                    with (
-                        suppress(DeliveryDeferred),
-                        refusal_logged("could not say game %s was aborted", row.id),
-                    ):
-                        await channel.send(text)
-        self.poke_timers()
+        return await self.apply(table, seat, standins.back(), by_timeout=False, told=told)
 
     # ------------------------------------------------------------------ timers
 
@@ -739,11 +564,11 @@ class TableService:
             seat = table.seats[timer.seat]
             action = standins.stand_in(standins.level(table.seats), left=False)
             told = standins.away_events(seat)
-            publication = await self._apply(table, timer.seat, action, by_timeout=True, told=told)
+            publication = await self.apply(table, timer.seat, action, by_timeout=True, told=told)
         else:
             action = table.game.default_action(timer.seat)
             prefix = viewer.t("common.timed_out", name=table.names[timer.seat])
-            publication = await self._apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
+            publication = await self.apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
         await self.deliver(table, publication)
 
     async def _timed_out_again(self, table: Table, seat: int) -> bool:
@@ -758,9 +583,9 @@ class TableService:
         view = table.game.view(seat)
         try:
             action = await asyncio.to_thread(table.robots[seat].decide, view)
-            publication = await self._apply(table, seat, action, by_timeout=False)
+            publication = await self.apply(table, seat, action, by_timeout=False)
         except Exception:
             log.exception("computer of game %s seat %s failed; playing the default move", table.row.id, seat)
             table = await self.load(table.row.id)
-            publication = await self._apply(table, seat, table.game.default_action(seat), by_timeout=False)
+            publication = await self.apply(table, seat, table.game.default_action(seat), by_timeout=False)
         await self.deliver(table, publication)

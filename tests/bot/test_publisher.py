@@ -13,6 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.games.bue.adapter import BueAdapter
+from bot.lobby import begin
 from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, Publication, part_nonce
 from bot.publisher import DELIVERY
 from bot.store import Pending, Store
@@ -103,7 +104,7 @@ async def dealt_bue(tmp_path: Path) -> tuple[TableService, FakeMessenger, int, P
     )
     row = await store.game(game_id)
     assert row is not None
-    publication = await service.begin(row, await store.seats(game_id), adapter)
+    publication = await begin(service, row, await store.seats(game_id), adapter)
     return service, messenger, game_id, publication
 
 
