@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot import standins
-from bot.adapter import component_view, game_button
+from bot.adapter import ClickRead, component_view, game_button
 from bot.clicks import check_origin
 from bot.i18n import language_of, t
 from bot.publisher import DeliveryDeferred, refusal_logged
@@ -39,10 +39,15 @@ async def show_hand(tables: TableService, interaction: discord.Interaction, game
 
 
 async def show_table(
-    tables: TableService, interaction: discord.Interaction, game_id: int, note: str = ""
+    tables: TableService,
+    interaction: discord.Interaction,
+    game_id: int,
+    note: str = "",
+    read: ClickRead | None = None,
 ) -> None:
-    """The table, privately, with a link to the table message (and ``note`` above it)."""
-    table = await tables.load(game_id)
+    """The table, privately (from a click's ``read``, see ``TableService.load``), with a link to
+    the table message (and ``note`` above it)."""
+    table = await tables.load(game_id, read=read)
     lang = language(interaction)
     rendered = await tables.render(
         table, table.adapter.table_copy, table.game.view(None), table.viewer(language=lang), game_id

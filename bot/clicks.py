@@ -4,14 +4,11 @@ that tells whether the read still stands, and the channel it may come from."""
 from __future__ import annotations
 
 import asyncio
-from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Literal
 
 import discord
 
-from bot.adapter import Table, drawn_at
-from bot.store import GameRow, SeatRow, Snapshot
+from bot.store import GameRow, SeatRow
 from games.core import GameError
 
 
@@ -37,23 +34,6 @@ class GameLock(asyncio.Lock):
         return True
 
 
-@dataclass
-class ClickRead:
-    """A click's read of its game, made before the game's lock (``TableService.read``): its move
-    plays from it, or its panel shows it, when nothing can have written the game since
-    (``TableService.load_to_move``, ``TableService.load``)."""
-
-    snapshot: Snapshot
-    # How many times the game's lock had been taken when the read began (it was free then).
-    taken: int
-    # The table made of it, once one was (by the click's move, or its panel).
-    table: Table | None = None
-
-
-# The read of the click being handled, set around its adapter's work (see ``GameBot.on_game_component``).
-click_read: ContextVar[ClickRead | None] = ContextVar("click_read", default=None)
-
-
 class TableMovedOn(GameError):
     """A click made for a decision that is no longer open: the player is shown the table again."""
 
@@ -61,9 +41,9 @@ class TableMovedOn(GameError):
         super().__init__("error.table_moved_on")
 
 
-def check_fresh(seat: SeatRow) -> None:
-    """Refuse a click drawn before its player's decision last changed (see ``drawn_at``)."""
-    seen = drawn_at.get()
+def check_fresh(seat: SeatRow, seen: int | None) -> None:
+    """Refuse a click drawn at version ``seen`` (None: a click any version may make) before its
+    player's decision last changed."""
     if seen is not None and seen < seat.decision_since:
         raise TableMovedOn
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot import asks, metrics
 from bot.adapter import GameAdapter, drawn_at
 from bot.asks import ABORT, KEEP_PLAYING
-from bot.clicks import TableMovedOn, check_origin, click_read
+from bot.clicks import TableMovedOn, check_origin
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
 from bot.community import Community
 from bot.community_commands import preferences_group, settings_group
@@ -241,20 +241,19 @@ class GameBot(commands.Bot):
             return
         free = move in adapter.free_moves
         # A panel opened afresh shows the game as it stands: its click is as if from the table now.
-        seen = drawn_at.set(None if free else row.version if move in adapter.current_moves else version)
-        # The move, or the panel, plays from this read when nothing can have written the game since.
-        first_read = click_read.set(read)
+        seen = None if free else row.version if move in adapter.current_moves else version
+        # The panels the click draws are stamped with the version it saw (``drawn_at``).
+        stamp = drawn_at.set(seen)
         try:
             if not free:
-                self.tables.check_click(interaction, snapshot)
-            await adapter.on_component(self.tables, interaction, game_id, move, arg, values)
+                self.tables.check_click(interaction, snapshot, seen)
+            await adapter.on_component(self.tables, interaction, game_id, move, arg, values, read, seen)
         except TableMovedOn:
             await asks.show_table(
                 self.tables, interaction, game_id, t(language(interaction), "error.table_moved_on")
             )
         finally:
-            drawn_at.reset(seen)
-            click_read.reset(first_read)
+            drawn_at.reset(stamp)
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

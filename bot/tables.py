@@ -18,8 +18,8 @@ from typing import Any, Protocol
 import discord
 
 from bot import community, metrics, standins
-from bot.adapter import GameAdapter, Links, Rendered, Table, drawn_at
-from bot.clicks import ClickRead, GameLock, OutOfDate, check_fresh, click_read
+from bot.adapter import ClickRead, GameAdapter, Links, Rendered, Table, drawn_at
+from bot.clicks import GameLock, OutOfDate, check_fresh
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
 from bot.outbox import Publication
@@ -124,13 +124,14 @@ class TableService:
         return await Publisher.render(table, draw, *args)
 
     @staticmethod
-    def check_click(interaction: discord.Interaction, snapshot: Snapshot) -> None:
-        """Before a panel opens: refuse a click from a table the player has seen move on."""
+    def check_click(interaction: discord.Interaction, snapshot: Snapshot, seen: int | None) -> None:
+        """Before a panel opens: refuse a click drawn at ``seen`` from a table the player has seen
+        move on."""
         if snapshot.game.status != "running":
             return
         seat = next((s for s in snapshot.seats if s.user_id == interaction.user.id), None)
         if seat is not None:
-            check_fresh(seat)
+            check_fresh(seat, seen)
 
     # ------------------------------------------------------------------ loading
 
@@ -142,10 +143,9 @@ class TableService:
         snapshot = await self.store.snapshot(game_id)
         return snapshot, ClickRead(snapshot, taken) if free and snapshot is not None else None
 
-    async def load(self, game_id: int, *, finished_too: bool = False) -> Table:
-        """The game as it stands, to be shown: from the click's read when this process has written
-        nothing of it since (``_unwritten_since``), as a panel's first step does."""
-        read = click_read.get()
+    async def load(self, game_id: int, *, finished_too: bool = False, read: ClickRead | None = None) -> Table:
+        """The game as it stands, to be shown: from the click's ``read`` when this process has
+        written nothing of it since (``_unwritten_since``), as a panel's first step does."""
         if read is not None and self._unwritten_since(read, game_id, locked=False):
             read.table = self._table(read.snapshot, finished_too)
             return read.table
@@ -194,9 +194,12 @@ class TableService:
         game = adapter.engine.from_json(snapshot.game.state)
         return Table(row, snapshot.seats, game, adapter, timers=snapshot.timers, links=self.links)
 
-    async def load_player(self, game_id: int, user_id: int) -> tuple[Table, int]:
-        """The game and the seat of the user acting in it; refused for anyone not playing."""
-        table = await self.load(game_id)
+    async def load_player(
+        self, game_id: int, user_id: int, read: ClickRead | None = None
+    ) -> tuple[Table, int]:
+        """The game (from the click's ``read``, see ``load``) and the seat of the user acting in
+        it; refused for anyone not playing."""
+        table = await self.load(game_id, read=read)
         seat = table.seat_of(user_id)
         if seat is None:
             raise GameError("error.not_a_player")
@@ -216,12 +219,16 @@ class TableService:
         game_id: int,
         action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
         answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
+        *,
+        read: ClickRead | None = None,
+        seen: int | None = None,
     ) -> None:
-        """Play a move for the user behind ``interaction``; ``action`` may be built from the loaded table."""
-        read = click_read.get()
+        """Play a move for the user behind ``interaction``; ``action`` may be built from the loaded
+        table. A click's move plays from its ``read`` when it can (``load_to_move``), and is refused
+        when its player's decision changed since the version ``seen`` (``check_fresh``)."""
         async with self.seated(interaction, game_id, read) as (table, seat):
             try:
-                publication = await self._move(table, seat, action, language(interaction))
+                publication = await self._move(table, seat, action, language(interaction), seen)
             except OutOfDate:
                 if read is None or read.table is not table or table.row is not read.snapshot.game:
                     raise
@@ -229,7 +236,7 @@ class TableService:
                 # move from there, as if the click had come after its move.
                 table = await self.load_to_move(game_id)
                 seat = self._seat_of(table, interaction)
-                publication = await self._move(table, seat, action, language(interaction))
+                publication = await self._move(table, seat, action, language(interaction), seen)
             # What the answer shows next (a panel's next step) answers the decision the move opened.
             drawn_at.set(table.row.version)
             shown = await self._answer_with_table(interaction, table, publication)
@@ -289,13 +296,14 @@ class TableService:
         seat: int,
         action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
         lang: str,
+        seen: int | None,
     ) -> Publication:
-        """The user's move from ``table``: checked, played and committed (``act``); a refusal
-        names cards and tiles as the game's lines do, in ``lang``."""
+        """The user's move from ``table``: checked (drawn at ``seen``), played and committed
+        (``act``); a refusal names cards and tiles as the game's lines do, in ``lang``."""
         # A move of a player a computer stands in for gives them their seat back first.
         await self.come_back(table, seat)
         # A click queued behind another move acts only if its player still faces what they saw.
-        check_fresh(table.seats[seat])
+        check_fresh(table.seats[seat], seen)
         try:
             move = action(table, seat) if callable(action) else action
             return await self.apply(table, seat, move, by_timeout=False)

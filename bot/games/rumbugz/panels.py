@@ -88,7 +88,7 @@ class Panels(HandSide):
             rendered = await click.service.render(table, self.hand, view, viewer, click.game_id)
             await self._show(click.interaction, "\n".join(lines), rendered.items, rendered)
 
-        await click.service.act(click.interaction, click.game_id, action, answer)
+        await click.act(action, answer)
 
     @staticmethod
     def _bug_selects(
