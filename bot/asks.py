@@ -5,21 +5,22 @@ one path (``TableService.seated``, ``apply``, ``deliver``)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from typing import Any
 
 import discord
 
 from bot import standins
-from bot.adapter import ClickRead, component_view, game_button
-from bot.clicks import check_origin
+from bot.adapter import ClickRead, GameAdapter, component_view, drawn_at, game_button
+from bot.clicks import TableMovedOn, check_origin
 from bot.i18n import language_of, t
 from bot.publisher import DeliveryDeferred, refusal_logged
 from bot.replies import language, reply
 from bot.replies import replace as replace_panel
 from bot.store import GameRow, Snapshot
 from bot.tables import TableService
-from games.core import LEAVE, Event, GameError
+from games.core import BACK, LEAVE, Event, GameError
 
 log = logging.getLogger(__name__)
 
@@ -181,3 +182,56 @@ async def abort(tables: TableService, interaction: discord.Interaction, game_id:
                 ):
                     await channel.send(text)
     tables.poke_timers()
+
+
+async def on_click(
+    tables: TableService,
+    adapters: Mapping[str, GameAdapter],
+    rematch: Callable[[discord.Interaction, GameRow], Awaitable[None]],
+    interaction: discord.Interaction,
+    game_id: int,
+    version: int,
+    move: str,
+    arg: str,
+    values: list[str],
+) -> None:
+    """A click on one of a game's buttons or selects, drawn at ``version``: the buttons every game
+    shares answered here, a game's own handed to its adapter with the click's read and the version
+    it saw."""
+    snapshot, read = await tables.read(game_id)
+    if snapshot is None or snapshot.game.kind not in adapters:
+        raise GameError("error.game_not_running")
+    row = snapshot.game
+    adapter = adapters[row.kind]
+    if move == "rematch":
+        check_origin(interaction, row, private=False)
+        await rematch(interaction, row)
+        return
+    if move == ABORT:
+        await abort(tables, interaction, game_id)
+        return
+    if move == KEEP_PLAYING:
+        await keep_playing(interaction)
+        return
+    check_origin(interaction, row, private=True)
+    if move == BACK:
+        await back(tables, interaction, game_id)
+        return
+    await come_back_if_away(tables, interaction, snapshot)
+    if move == "hand":
+        await show_hand(tables, interaction, game_id)
+        return
+    free = move in adapter.free_moves
+    # A panel opened afresh shows the game as it stands: its click is as if from the table now.
+    seen = None if free else row.version if move in adapter.current_moves else version
+    # The panels the click draws are stamped with the version it saw (``drawn_at``).
+    stamp = drawn_at.set(seen)
+    try:
+        if not free:
+            tables.check_click(interaction, snapshot, seen)
+        await adapter.on_component(tables, interaction, game_id, move, arg, values, read, seen)
+    except TableMovedOn:
+        note = t(language(interaction), "error.table_moved_on")
+        await show_table(tables, interaction, game_id, note, read)
+    finally:
+        drawn_at.reset(stamp)
