@@ -33,7 +33,7 @@ from typing import Any
 import simcord
 from simcord.http import client as simcord_client
 
-from bot import tables as tables_module
+from bot import publisher as publisher_module
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.playground.world import close_dms
@@ -209,7 +209,7 @@ async def invalid_requests_of_a_match(remember: bool) -> tuple[int, int]:
 
     simcord_client._raise_for = counting  # type: ignore[assignment]
     if not remember:
-        tables_module.DM_CLOSED_FOR = 0.0
+        publisher_module.DM_CLOSED_FOR = 0.0
     try:
         async with running(robot_pause=1.0) as env:
             driver = BueDriver(env, env.bot.settings.database, players=1)
@@ -230,7 +230,7 @@ async def invalid_requests_of_a_match(remember: bool) -> tuple[int, int]:
             moves = driver.query("SELECT COUNT(*) FROM actions")[0][0]
     finally:
         simcord_client._raise_for = raise_for  # type: ignore[assignment]
-        tables_module.DM_CLOSED_FOR = 6 * 3600.0
+        publisher_module.DM_CLOSED_FOR = 6 * 3600.0
     return sum(refused[status] for status in (401, 403, 429)), moves
 
 

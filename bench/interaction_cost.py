@@ -60,8 +60,8 @@ from bench.store_writers import running_game
 from bench.transport import Exchange, Recorder, Tally, transport_cost
 from bot.client import GameBot, bot_for
 from bot.config import Settings
+from bot.publisher import Drawing
 from bot.store import Store
-from bot.tables import Drawing
 from tests.bot.bue_driver import BueDriver
 from tests.bot.test_rummikub_play import RummikubDriver
 
@@ -138,7 +138,7 @@ class DrawingClock:
 
     def __init__(self) -> None:
         self.seconds = 0.0
-        service = bot.tables.TableService
+        service = getattr(bot.tables, "Publisher", bot.tables.TableService)
         render_all = service.render_all
 
         async def timed_render_all(table: Any, drawings: Sequence[Drawing]) -> Any:

@@ -19,7 +19,7 @@ import discord
 from bot import standins
 from bot.i18n import language_of, t
 from bot.replies import language
-from bot.store import GameRow, SeatRow, TimerRow
+from bot.store import GameRow, SeatRow, Snapshot, TimerRow
 from games.core import BACK, JSON, STAND_IN, Event, Game, GameError, perform
 from games.robots import Robot
 
@@ -179,10 +179,25 @@ def number(text: str, within: Container[int] | None = None) -> int:
     return value
 
 
+@dataclass
+class ClickRead:
+    """A click's read of its game, made before the game's lock (``TableService.read``): its move
+    plays from it, or its panel shows it, when nothing can have written the game since
+    (``TableService.load_to_move``, ``TableService.load``)."""
+
+    snapshot: Snapshot
+    # How many times the game's lock had been taken when the read began (it was free then).
+    taken: int
+    # The table made of it, once one was (by the click's move, or its panel).
+    table: Table | None = None
+
+
 class TableMoves(Protocol):
     """What a game's own flows ask of the table service (``bot.tables.TableService``)."""
 
-    async def load_player(self, game_id: int, user_id: int) -> tuple[Table, int]: ...
+    async def load_player(
+        self, game_id: int, user_id: int, read: ClickRead | None = None
+    ) -> tuple[Table, int]: ...
 
     async def act(
         self,
@@ -190,6 +205,9 @@ class TableMoves(Protocol):
         game_id: int,
         action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
         answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
+        *,
+        read: ClickRead | None = None,
+        seen: int | None = None,
     ) -> None: ...
 
     async def render(self, table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered: ...
@@ -204,6 +222,11 @@ class Click:
     game_id: int
     parts: list[str]
     values: list[str]
+    # The click's read of its game (``TableService.read``), played from when nothing wrote it since.
+    read: ClickRead | None = None
+    # The version the clicked panel was drawn at, None for a click any version may make: a move
+    # from a decision its player no longer faces is refused (``bot.clicks.check_fresh``).
+    seen: int | None = None
 
     def number(self, index: int, within: Container[int] | None = None) -> int:
         """Part ``index`` of the argument as a number (one of ``within``, when given)."""
@@ -215,8 +238,16 @@ class Click:
 
     async def player(self) -> tuple[Table, int, Viewer]:
         """The game, the clicking player's seat, and a viewer for them in their language."""
-        table, seat = await self.service.load_player(self.game_id, self.interaction.user.id)
+        table, seat = await self.service.load_player(self.game_id, self.interaction.user.id, self.read)
         return table, seat, table.viewer(seat, language(self.interaction))
+
+    async def act(
+        self,
+        action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
+        answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
+    ) -> None:
+        """Play the clicking player's move, from the click's read and against the version it saw."""
+        await self.service.act(self.interaction, self.game_id, action, answer, read=self.read, seen=self.seen)
 
     async def deciding_player(self) -> tuple[Table, int, Viewer]:
         """``player()``, refused unless the game is waiting on a decision of theirs."""
@@ -398,9 +429,12 @@ class GameAdapter(ABC):
         move: str,
         arg: str,
         values: Sequence[str],
+        read: ClickRead | None = None,
+        seen: int | None = None,
     ) -> None:
         """A game's own button or select was used (the service handles the shared ones)."""
         flow = self.flows().get(move)
         if flow is None:
             raise GameError("error.unknown_action")
-        await flow(Click(service, interaction, game_id, arg.split(".") if arg else [], list(values)))
+        parts = arg.split(".") if arg else []
+        await flow(Click(service, interaction, game_id, parts, list(values), read, seen))

@@ -13,22 +13,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics
-from bot.adapter import GameAdapter, drawn_at
+from bot import asks, metrics
+from bot.adapter import GameAdapter
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
 from bot.community import Community
 from bot.community_commands import preferences_group, settings_group
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
-from bot.i18n import CommandTranslator, t
+from bot.i18n import CommandTranslator
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
-from bot.replies import claim, language, prefer, report_error, unclaimed
+from bot.replies import claim, prefer, report_error, unclaimed
 from bot.store import Store
-from bot.tables import ABORT, KEEP_PLAYING, TableMovedOn, TableService, check_origin, click_read
+from bot.tables import TableService
 from bot.timers import Sleep, TimerService
-from games.core import BACK, GameError
+from games.core import GameError
 
 log = logging.getLogger(__name__)
 
@@ -215,45 +215,9 @@ class GameBot(commands.Bot):
         arg: str,
         values: list[str],
     ) -> None:
-        snapshot, read = await self.tables.read(game_id)
-        if snapshot is None or snapshot.game.kind not in self.adapters:
-            raise GameError("error.game_not_running")
-        row = snapshot.game
-        adapter = self.adapters[row.kind]
-        if move == "rematch":
-            check_origin(interaction, row, private=False)
-            await self.lobbies.rematch(interaction, row)
-            return
-        if move == ABORT:
-            await self.tables.abort(interaction, game_id)
-            return
-        if move == KEEP_PLAYING:
-            await self.tables.keep_playing(interaction)
-            return
-        check_origin(interaction, row, private=True)
-        if move == BACK:
-            await self.tables.back(interaction, game_id)
-            return
-        await self.tables.come_back_if_away(interaction, snapshot)
-        if move == "hand":
-            await self.tables.show_hand(interaction, game_id)
-            return
-        free = move in adapter.free_moves
-        # A panel opened afresh shows the game as it stands: its click is as if from the table now.
-        seen = drawn_at.set(None if free else row.version if move in adapter.current_moves else version)
-        # The move, or the panel, plays from this read when nothing can have written the game since.
-        first_read = click_read.set(read)
-        try:
-            if not free:
-                self.tables.check_click(interaction, snapshot)
-            await adapter.on_component(self.tables, interaction, game_id, move, arg, values)
-        except TableMovedOn:
-            await self.tables.show_table(
-                interaction, game_id, t(language(interaction), "error.table_moved_on")
-            )
-        finally:
-            drawn_at.reset(seen)
-            click_read.reset(first_read)
+        await asks.on_click(
+            self.tables, self.adapters, self.lobbies.rematch, interaction, game_id, version, move, arg, values
+        )
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from bot import asks
 from bot.adapter import GameAdapter, component_view
 from bot.community import Community
 from bot.i18n import described, t
@@ -192,15 +193,15 @@ def game_group(services: Services, adapter: GameAdapter) -> app_commands.Group:
 
     @group.command(name="hand", description=described("cmd.hand"))
     async def hand(interaction: discord.Interaction) -> None:
-        await tables.show_hand(interaction, await game_here(tables, interaction, kind))
+        await asks.show_hand(tables, interaction, await game_here(tables, interaction, kind))
 
     @group.command(name="table", description=described("cmd.table"))
     async def table(interaction: discord.Interaction) -> None:
-        await tables.show_table(interaction, await game_here(tables, interaction, kind))
+        await asks.show_table(tables, interaction, await game_here(tables, interaction, kind))
 
     @group.command(name="score", description=described("cmd.score"))
     async def score(interaction: discord.Interaction) -> None:
-        await tables.show_score(interaction, await game_here(tables, interaction, kind))
+        await asks.show_score(tables, interaction, await game_here(tables, interaction, kind))
 
     @group.command(name="rules", description=described("cmd.rules"))
     async def rules(interaction: discord.Interaction) -> None:
@@ -218,11 +219,11 @@ def game_group(services: Services, adapter: GameAdapter) -> app_commands.Group:
         if row.status == "lobby":
             await services.lobbies.handle(interaction, row.id, "leave")
         else:
-            await tables.leave(interaction, row.id)
+            await asks.leave(tables, interaction, row.id)
 
     @group.command(name="abort", description=described("cmd.abort"))
     async def abort(interaction: discord.Interaction) -> None:
-        await tables.ask_abort(interaction, await game_here(tables, interaction, kind, lobby_too=True))
+        await asks.ask_abort(tables, interaction, await game_here(tables, interaction, kind, lobby_too=True))
 
     # The callback's parameters are the game's options, built as the bot starts (its __signature__):
     # no static type states them.

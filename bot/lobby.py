@@ -5,18 +5,21 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import discord
 
-from bot import community, standins
-from bot.adapter import GameAdapter, component_view
+from bot import asks, community, standins
+from bot.adapter import GameAdapter, Table, component_view
+from bot.clicks import check_origin
 from bot.community import Community, check_role, kept_role, turn_timeout_seconds
 from bot.i18n import duration_text, language_of, t
+from bot.outbox import Publication
 from bot.refusals import Refusal, due_for_repost, refusal, retire
 from bot.replies import chosen_values, language, show_panel
-from bot.store import ChannelBusy, GameRow, SeatRow
-from bot.tables import TableService, check_origin
+from bot.store import ChannelBusy, GameRow, Score, SeatRow
+from bot.tables import TableService
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
 
@@ -247,7 +250,7 @@ class Lobbies:
     async def handle(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
         if move == "cancel":
             # Closing a lobby is closing a game: abort takes the game's lock itself.
-            await self.tables.abort(interaction, game_id)
+            await asks.abort(self.tables, interaction, game_id)
             return
         if move == "computers":
             await self.computers(interaction, game_id, "panel", "")
@@ -350,7 +353,7 @@ class Lobbies:
         an error: a lobby it will no longer edit (30046), or one older than the table's rule
         (``due_for_repost``), is posted anew at the bottom of the channel and the old one retired;
         one it cannot reach now shows the change at the next."""
-        channel = await self.tables.channel(row.channel_id)
+        channel = await self.tables.publisher.channel(row.channel_id)
         if channel is None or row.message_id is None:
             return
         lang = language_of(row.locale)
@@ -385,7 +388,7 @@ class Lobbies:
         self, interaction: discord.Interaction, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]
     ) -> None:
         tables = self.tables
-        publication = await tables.begin(row, list(seats), adapter)
+        publication = await begin(tables, row, list(seats), adapter)
         await interaction.response.defer()
         # Finished too: a deal may decide the match (a Bué dealt).
         await tables.deliver(await tables.load(row.id, finished_too=True), publication)
@@ -405,3 +408,34 @@ class Lobbies:
             players=players,
             robots=[seat.robot for seat in seats if seat.robot is not None],
         )
+
+
+async def begin(
+    tables: TableService, row: GameRow, seats: list[SeatRow], adapter: GameAdapter
+) -> Publication:
+    """Deal and save the running game with its timers and what its deal must announce; or
+    the finished match, results and ratings included, when the deal itself decided it."""
+    game, events = adapter.engine.begin(len(seats), row.options, row.seed)
+    robots = {seat.seat: adapter.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot}
+    table = Table(replace(row, status="running", version=1), seats, game, adapter, robots, links=tables.links)
+    publication = Publication(events, {}, show_hands=True)
+    now = tables.now()
+    dealt = Score(
+        game.totals(),
+        game.finished,
+        game.winner(),
+        adapter.ends_round(events),
+        adapter.feats(events),
+        rated=community.rated(row.server_settings, seats),
+    )
+    await tables.store.start(
+        row.id,
+        game.to_json(),
+        tables.plan(table, [], range(len(seats)), now),
+        publication.to_json(),
+        {seat: robot.to_json() for seat, robot in robots.items()},
+        dealt=dealt,
+        now=now,
+    )
+    tables.poke_timers()
+    return publication

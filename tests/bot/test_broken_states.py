@@ -13,8 +13,9 @@ import pytest
 
 from bot import tables as tables_module
 from bot import timers
+from bot.outbox import part_nonce
 from bot.store import GameRow, Pending, Store, TimerRow
-from bot.tables import TableService, part_nonce
+from bot.tables import TableService
 from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver

@@ -16,9 +16,9 @@ import discord
 import pytest
 
 from bot import tables as tables_module
+from bot.outbox import TABLE_PART
 from bot.refusals import REPOST_AGE
 from bot.store import Store
-from bot.tables import TABLE_PART
 from games.bue import Bue
 from games.rumbugz import RumBugz
 from games.rummikub import Rummikub

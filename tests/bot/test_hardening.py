@@ -135,7 +135,7 @@ async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
 
 
 @staticmethod
-def no_check(interaction, snapshot) -> None:
+def no_check(interaction, snapshot, seen) -> None:
     return None
 
 

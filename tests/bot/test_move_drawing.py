@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.publisher import Publisher
 from bot.tables import TableService
 from tests.bot.test_rummikub_play import RummikubDriver
 
@@ -57,7 +58,7 @@ async def test_a_draw_announced_after_a_restart_draws_its_pictures_then(
     trips = count_trips(monkeypatch)
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(1.0)
-    assert trips.count("TableService.render_all.<locals>.stamped") == 1, trips
+    assert trips.count("Publisher.render_all.<locals>.stamped") == 1, trips
     rack = driver.dm_messages(seat)[-1]
     assert len(driver.dm_messages(seat)) == len(dealt) + 1
     assert sorted(driver.image_faces(rack)) == sorted(driver.state().racks[seat])
@@ -76,7 +77,7 @@ async def test_a_picture_that_fails_with_the_move_does_not_refuse_the_move(
     driver = RummikubDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
-    drawing = TableService._drawing
+    drawing = Publisher._drawing
     calls: list[int | None] = []
 
     def fails_first(table: Any, whose: int | None) -> Any:
@@ -85,7 +86,7 @@ async def test_a_picture_that_fails_with_the_move_does_not_refuse_the_move(
             raise RuntimeError("a picture that cannot be drawn")
         return drawing(table, whose)
 
-    monkeypatch.setattr(TableService, "_drawing", staticmethod(fails_first))
+    monkeypatch.setattr(Publisher, "_drawing", staticmethod(fails_first))
     done = await driver.members[seat].click(driver.table_message(), label="Draw")
     assert "You drew" in done.response.content
     assert driver.state().turn != seat

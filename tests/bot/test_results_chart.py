@@ -11,8 +11,8 @@ from typing import Any
 import discord
 
 from bot import charts, tables
+from bot.publisher import Publisher
 from bot.store import Store
-from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
 
 CHART = "attachment://scores.png"
@@ -97,7 +97,7 @@ async def test_a_chart_left_undelivered_by_a_crash_is_added_once_after_the_resta
 
     rng = random.Random(21)
     with monkeypatch.context() as patch:
-        patch.setattr(TableService, "_add_chart", killed_before_the_chart)
+        patch.setattr(Publisher, "_add_chart", killed_before_the_chart)
         patch.setattr(Store, "delivered", not_after_a_crash)
         while driver.status() == "running":
             await driver.play_one(rng)

@@ -167,7 +167,7 @@ class BueAdapter(TableSide):
                 text += "\n" + viewer.t("common.your_move_again", table=table.link(viewer.language))
             await replace_panel(click.interaction, text, view=None)
 
-        await click.service.act(click.interaction, click.game_id, action, answer)
+        await click.act(action, answer)
 
     @staticmethod
     def _what_happened(viewer: Viewer, private: list[str], events: list[Event]) -> str:
@@ -202,7 +202,7 @@ class BueAdapter(TableSide):
             hand = await click.service.render(table, self.hand, table.game.view(seat), viewer, click.game_id)
             await replace_panel(click.interaction, embeds=hand.embeds, file=hand.file, view=hand.view())
 
-        await click.service.act(click.interaction, click.game_id, {"type": "shuffle"}, answer)
+        await click.act({"type": "shuffle"}, answer)
 
 
 ADAPTER = BueAdapter()

@@ -21,4 +21,4 @@ class BidPanel(Panels):
             )
             await reply(click.interaction, text)
 
-        await click.service.act(click.interaction, click.game_id, {"type": "bid"}, answer)
+        await click.act({"type": "bid"}, answer)

@@ -20,8 +20,8 @@ from bot.games.rumbugz.steps import (
     STEPS,
 )
 from bot.games.rumbugz.text import bug_text
+from bot.publisher import truncate
 from bot.replies import language, show_panel
-from bot.tables import truncate
 from games.core import JSON, Event, GameError
 from games.rumbugz.bugz import HIGHEST_NUMBER, LOWEST_NUMBER, Entry, is_plyt
 from games.rumbugz.engine import RumBugz
@@ -88,7 +88,7 @@ class Panels(HandSide):
             rendered = await click.service.render(table, self.hand, view, viewer, click.game_id)
             await self._show(click.interaction, "\n".join(lines), rendered.items, rendered)
 
-        await click.service.act(click.interaction, click.game_id, action, answer)
+        await click.act(action, answer)
 
     @staticmethod
     def _bug_selects(

@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Table, TableMoves, Viewer, component_view, game_button, game_select
+from bot.adapter import Click, ClickRead, Table, TableMoves, Viewer, component_view, game_button, game_select
 from bot.games.rummikub.table import CUSTOM_ID_ROOM, SELECT_LIMIT, TableSide
 from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
@@ -104,19 +104,36 @@ class RummikubAdapter(TableSide):
         await show_panel(click.interaction, "\n".join(lines), view=component_view(items))
 
     async def _play(self, click: Click) -> None:
-        await play_tiles(click.service, click.interaction, click.game_id, ".".join(click.parts), panel=True)
+        tiles = ".".join(click.parts)
+        await play_tiles(
+            click.service,
+            click.interaction,
+            click.game_id,
+            tiles,
+            panel=True,
+            read=click.read,
+            seen=click.seen,
+        )
 
     async def _draw(self, click: Click) -> None:
-        await draw_tile(click.service, click.interaction, click.game_id)
+        await draw_tile(click.service, click.interaction, click.game_id, read=click.read, seen=click.seen)
 
 
 ADAPTER = RummikubAdapter()
 
 
 async def play_tiles(
-    service: TableMoves, interaction: discord.Interaction, game_id: int, tiles: str, *, panel: bool = False
+    service: TableMoves,
+    interaction: discord.Interaction,
+    game_id: int,
+    tiles: str,
+    *,
+    panel: bool = False,
+    read: ClickRead | None = None,
+    seen: int | None = None,
 ) -> None:
-    """Lay the named rack tiles; the engine finds the new table or says why it cannot."""
+    """Lay the named rack tiles; the engine finds the new table or says why it cannot. A click's
+    ``read`` and ``seen`` go to the move (``TableMoves.act``); a command has neither."""
     codes = parse_tiles(tiles.replace(".", " "))
 
     async def answer(table: Table, events: list[Event]) -> None:
@@ -129,10 +146,17 @@ async def play_tiles(
         else:
             await reply(interaction, text)
 
-    await service.act(interaction, game_id, {"type": "play", "tiles": codes}, answer)
+    await service.act(interaction, game_id, {"type": "play", "tiles": codes}, answer, read=read, seen=seen)
 
 
-async def draw_tile(service: TableMoves, interaction: discord.Interaction, game_id: int) -> None:
+async def draw_tile(
+    service: TableMoves,
+    interaction: discord.Interaction,
+    game_id: int,
+    *,
+    read: ClickRead | None = None,
+    seen: int | None = None,
+) -> None:
     async def answer(table: Table, events: list[Event]) -> None:
         seat = table.seat_of(interaction.user.id)
         viewer = table.viewer(seat, language(interaction))
@@ -141,4 +165,4 @@ async def draw_tile(service: TableMoves, interaction: discord.Interaction, game_
         ]
         await reply(interaction, "\n".join(private) or viewer.t("rummikub.ui.passed"))
 
-    await service.act(interaction, game_id, {"type": "draw"}, answer)
+    await service.act(interaction, game_id, {"type": "draw"}, answer, read=read, seen=seen)

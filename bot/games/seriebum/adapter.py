@@ -10,8 +10,8 @@ import discord
 
 from bot.adapter import Click, Table, component_view
 from bot.games.seriebum.panels import Panels
+from bot.publisher import truncate
 from bot.replies import language, show_panel
-from bot.tables import truncate
 from games.core import JSON, Event, GameError
 
 
@@ -78,7 +78,7 @@ class SerieBumAdapter(Panels):
             prompt, items = self._panel(table, seat, viewer, column=column, moving=moving)
             await self._show(interaction, "\n".join([*lines, prompt]), items)
 
-        await click.service.act(interaction, click.game_id, action, answer)
+        await click.act(action, answer)
 
     async def _choose(self, kind: str, click: Click) -> None:
         """Option ``values[0]`` of a ``kind`` select, if the game is still where the select was drawn."""

@@ -1,0 +1,160 @@
+"""The publisher on its own, through a fake messenger (no SimCord): a delivery's parts go out in
+the order ``DELIVERY`` states, and one resumed after a crash sends no part twice."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.config import Settings
+from bot.games.bue.adapter import BueAdapter
+from bot.lobby import begin
+from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, Publication, part_nonce
+from bot.publisher import DELIVERY
+from bot.store import Pending, Store
+from bot.tables import TableService
+
+CHANNEL_ID = 500
+
+
+@dataclass(frozen=True)
+class Sent:
+    id: int
+
+
+class FakeChannel(discord.PartialMessageable):
+    """A channel that keeps what it is sent, and, as Discord does, one message per nonce."""
+
+    def __init__(
+        self, channel_id: int, sent: list[tuple[int, str | None]], ids: itertools.count[int]
+    ) -> None:
+        super().__init__(state=None, id=channel_id)  # type: ignore[arg-type]
+        self.sent, self.ids, self.by_nonce = sent, ids, dict[str, Sent]()
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Sent:  # type: ignore[override]
+        nonce = kwargs.get("nonce")
+        if nonce is not None and nonce in self.by_nonce:
+            return self.by_nonce[nonce]
+        message = Sent(next(self.ids))
+        if nonce is not None:
+            self.by_nonce[nonce] = message
+        self.sent.append((self.id, nonce))
+        return message
+
+
+class FakeMessenger:
+    """The table's channel and a DM channel per player, all keeping what they are sent in one list."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str | None]] = []
+        self.ids = itertools.count(10_000)
+        self.channels: dict[int, FakeChannel] = {}
+
+    def reach(self, channel_id: int) -> FakeChannel:
+        if channel_id not in self.channels:
+            self.channels[channel_id] = FakeChannel(channel_id, self.sent, self.ids)
+        return self.channels[channel_id]
+
+    def get_channel(self, channel_id: int, /) -> FakeChannel:
+        return self.reach(channel_id)
+
+    async def fetch_channel(self, channel_id: int, /) -> FakeChannel:
+        return self.reach(channel_id)
+
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> FakeChannel:
+        return self.reach(channel_id)
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> FakeChannel:
+        return self.reach(user.id + 1)
+
+
+class NoTimers:
+    def poke(self, earliest: float | None = None) -> None:
+        pass
+
+
+async def dealt_bue(tmp_path: Path) -> tuple[TableService, FakeMessenger, int, Publication]:
+    """A two-player Bué dealt, its deal's publication in the outbox, nothing delivered yet."""
+    messenger = FakeMessenger()
+    adapter = BueAdapter()
+    settings = Settings(
+        token=None, database=str(tmp_path / "games.sqlite3"), dev_guild_id=None, log_level="INFO"
+    )
+    service = TableService({adapter.name: adapter}, settings, messenger)
+    store = await Store.open(settings.database)
+    service.open(store, NoTimers())
+    game_id = await store.create_lobby(
+        kind=adapter.name,
+        guild_id=1,
+        channel_id=CHANNEL_ID,
+        host_id=1,
+        host_name="anna",
+        host_locale="en",
+        locale="en",
+        options=adapter.engine.resolve_options({}),
+        turn_timeout=3600,
+        seed=7,
+        now=0.0,
+        players=[(2, "bruno", "en")],
+    )
+    row = await store.game(game_id)
+    assert row is not None
+    publication = await begin(service, row, await store.seats(game_id), adapter)
+    return service, messenger, game_id, publication
+
+
+def test_the_order_is_stated_once() -> None:
+    assert [step.part for step in DELIVERY] == [TABLE_PART, CHANNEL_PART, DM_PART, CHART_PART]
+
+
+async def test_parts_go_out_in_the_stated_order(tmp_path: Path) -> None:
+    service, messenger, game_id, publication = await dealt_bue(tmp_path)
+    table = await service.load(game_id, finished_too=True)
+    pending = Pending(game_id, table.row.version, {}, frozenset())
+    nonces = {
+        part_nonce(table.row, pending, part): part for part in (TABLE_PART, CHANNEL_PART, "dm:0", "dm:1")
+    }
+    await service.publisher.deliver(table, publication)
+    sent = [nonces[nonce] for _, nonce in messenger.sent if nonce is not None]
+    assert sent == [TABLE_PART, CHANNEL_PART, "dm:0", "dm:1"]
+    order = [step.part for step in DELIVERY]
+    kinds = [DM_PART if part.startswith(DM_PART) else part for part in sent]
+    assert kinds == sorted(kinds, key=order.index)
+    assert await service.store.pending() == []
+    await service.store.close()
+
+
+async def test_a_crash_before_a_mark_sends_nothing_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, messenger, game_id, publication = await dealt_bue(tmp_path)
+    store = service.store
+    mark = store.mark_delivered
+
+    async def crash_at_the_first_dm(pending: Pending, part: str) -> Pending:
+        if part == "dm:0":
+            raise RuntimeError("killed after the first DM, before its mark")
+        return await mark(pending, part)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "mark_delivered", crash_at_the_first_dm)
+        with pytest.raises(RuntimeError):
+            await service.publisher.deliver(await service.load(game_id, finished_too=True), publication)
+    sent_before = list(messenger.sent)
+    (pending,) = await store.pending()
+    assert {TABLE_PART, CHANNEL_PART} <= pending.delivered
+
+    # The next start delivers what is pending, from the state committed with it.
+    await service.deliver_pending()
+    resent = messenger.sent[len(sent_before) :]
+    table = await service.load(game_id, finished_too=True)
+    # The table and the channel's lines were marked: not sent again; the first DM was sent
+    # again with its nonce (Discord kept one message); the second was sent once.
+    assert resent == [(3, part_nonce(table.row, pending, "dm:1"))]
+    assert await store.pending() == []
+    await store.close()
