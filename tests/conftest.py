@@ -9,7 +9,7 @@ import sys
 import tempfile
 import uuid
 import warnings
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.client import GameBot, bot_for
+from bot.client import GAME_EXTENSIONS, GameBot, bot_for
 from bot.config import Settings
 
 
@@ -133,10 +133,14 @@ async def make_bot(database, monkeypatch) -> AsyncIterator[Callable[[], GameBot]
     seeds = itertools.count(1000)
     made: list[GameBot] = []
 
-    def make(database: str = database, **settings: Any) -> GameBot:
-        """``settings`` adds to the test's: ``shard_count``, ``shard_ids``."""
+    def make(
+        database: str = database, extensions: Sequence[str] = GAME_EXTENSIONS, **settings: Any
+    ) -> GameBot:
+        """``settings`` adds to the test's: ``shard_count``, ``shard_ids``; ``extensions``, the
+        games it loads."""
         defaults = Settings(token=None, database=database, dev_guild_id=None, log_level="INFO")
-        made.append(bot_for(replace(defaults, **settings), seed_source=lambda: next(seeds)))
+        bot = bot_for(replace(defaults, **settings), seed_source=lambda: next(seeds), extensions=extensions)
+        made.append(bot)
         return made[-1]
 
     yield make
