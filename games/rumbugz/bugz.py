@@ -216,6 +216,7 @@ def candidate_changes(
     """
     step = KIND_STEPS[kind]
     plyt = stand_ins.get(None)
+    ends: list[tuple[int, str | None]]
     if step:
         ends = [(entries[0][1] - step, entries[-1][0]), (entries[-1][1] + step, entries[0][0])]
     else:

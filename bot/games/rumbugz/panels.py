@@ -24,6 +24,15 @@ from bot.replies import language, show_panel
 from bot.tables import truncate
 from games.core import JSON, Event, GameError
 from games.rumbugz.bugz import HIGHEST_NUMBER, LOWEST_NUMBER, Entry, is_plyt
+from games.rumbugz.engine import RumBugz
+
+
+def engine(table: Table) -> RumBugz:
+    """The table's engine as RumBugz, whose legal moves the panels offer (the Game contract has none:
+    Bué's engine does not list its moves)."""
+    if not isinstance(table.game, RumBugz):
+        raise TypeError(f"a RumBugz panel on a {type(table.game).__name__} table")
+    return table.game
 
 
 class Panels(HandSide):
@@ -40,7 +49,7 @@ class Panels(HandSide):
         # The public table offers Lay and Change whatever the hand holds (the hand is secret):
         # the player learns here, privately, when theirs makes none.
         if step in ("lay", "change") and view["phase"] == "play":
-            moves = await asyncio.to_thread(table.game.legal_actions, seat)
+            moves = await asyncio.to_thread(engine(table).legal_actions, seat)
             if not any(move["type"] == step for move in moves):
                 if step == "lay":
                     raise GameError("rumbugz.ui.error.no_lay")
@@ -173,7 +182,7 @@ class Panels(HandSide):
     @staticmethod
     def _suggested(table: Table, seat: int, action_type: str) -> list[JSON]:
         """The engine's ready-made moves of a type, those emptying the hand most first, 25 at most."""
-        moves = [move for move in table.game.legal_actions(seat) if move["type"] == action_type]
+        moves = [move for move in engine(table).legal_actions(seat) if move["type"] == action_type]
         if action_type == "lay":
             moves.sort(key=lambda move: -len(move["bugz"]))
         else:
