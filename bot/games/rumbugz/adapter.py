@@ -8,33 +8,40 @@ from bot.adapter import Click
 from bot.games.rumbugz.bid import BidPanel
 from bot.games.rumbugz.change import ChangePanel
 from bot.games.rumbugz.draw import DrawPanel
+from bot.games.rumbugz.hand import HandSide
 from bot.games.rumbugz.lay import LayPanel
 
 
-class RumBugzAdapter(LayPanel, ChangePanel, BidPanel, DrawPanel):
-    """RumBugz in Discord: the table, the hand and each panel, and where each of their clicks goes."""
+class RumBugzAdapter(HandSide):
+    """RumBugz in Discord: the table and the hand, the panels it holds, and where each click goes."""
 
     current_moves = frozenset({"lay", "change", "discard"})
 
+    def __init__(self) -> None:
+        self.lay = LayPanel(self)
+        self.change = ChangePanel(self)
+        self.bid = BidPanel(self)
+        self.draw = DrawPanel(self)
+
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         return {
-            "bag": self._draw_bag,
-            "pile": self._draw_pile,
-            "bid": self._bid,
-            "lay": self._lay_panel,
-            "layq": self._lay_suggested,
-            "layb": self._lay_bugz,
-            "layv": self._lay_plyt,
-            "layok": self._lay,
-            "change": self._change_panel,
-            "chgq": self._change_suggested,
-            "chgs": self._change_sequence,
-            "chga": self._change_add,
-            "chgr": self._change_remove,
-            "chgv": self._change_plyt,
-            "chgok": self._change,
-            "discard": self._discard_panel,
-            "discq": self._discard,
+            "bag": self.draw.draw_bag,
+            "pile": self.draw.draw_pile,
+            "bid": self.bid.bid,
+            "lay": self.lay.lay_panel,
+            "layq": self.lay.lay_suggested,
+            "layb": self.lay.lay_bugz,
+            "layv": self.lay.lay_plyt,
+            "layok": self.lay.lay,
+            "change": self.change.change_panel,
+            "chgq": self.change.change_suggested,
+            "chgs": self.change.change_sequence,
+            "chga": self.change.change_add,
+            "chgr": self.change.change_remove,
+            "chgv": self.change.change_plyt,
+            "chgok": self.change.change,
+            "discard": self.draw.discard_panel,
+            "discq": self.draw.discard,
         }
 
 
