@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.adapter import Click, Table, Viewer, game_button, game_select
-from bot.games.rumbugz.drafts import ChangeDraft, Picks
+from bot.games.rumbugz.drafts import ChangeDraft, Picks, Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import LABEL_LIMIT, ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, entry_text, kind_name, table_entries
@@ -158,7 +158,7 @@ class ChangePanel(Panels):
 
     async def change_suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, "".join(click.parts[:1]))
+            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "change", click.values)
             return ChangeDraft(
                 table.row.version, move["sequence"], Picks.of(move["add"]), tuple(move["remove"])
@@ -168,7 +168,7 @@ class ChangePanel(Panels):
 
     async def change_sequence(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, "".join(click.parts[:1]))
+            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             sequence = self._sequence(view, click.chosen())
             return ChangeDraft(table.row.version, sequence["id"])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.adapter import Click, Table, game_button
+from bot.games.rumbugz.drafts import Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.text import bug_text
 from games.core import JSON
@@ -40,7 +41,8 @@ class DrawPanel(Panels):
 
     async def discard(self, click: Click) -> None:
         def action(table: Table, seat: int) -> JSON:
-            self._check_stamp(table, "".join(click.parts[:1]))
-            return {"type": "discard", "bug": "".join(click.parts[1:2])}
+            discarded = Stamped.decode(click.parts)
+            self._check_stamp(table, discarded.stamp)
+            return {"type": "discard", "bug": discarded.field}
 
         await self._play(click, action)

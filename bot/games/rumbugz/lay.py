@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.adapter import Click, Table, Viewer, game_button
-from bot.games.rumbugz.drafts import LayDraft, Picks
+from bot.games.rumbugz.drafts import LayDraft, Picks, Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, kind_name
@@ -112,7 +112,7 @@ class LayPanel(Panels):
 
     async def lay_suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
-            self._check_stamp(table, "".join(click.parts[:1]))
+            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "lay", click.values)
             return LayDraft(table.row.version, move["kind"], Picks.of(move["bugz"]))
 

@@ -134,7 +134,7 @@ class Panels:
     @staticmethod
     def _hand_part(hand: Sequence[str], parts: Sequence[str]) -> list[str]:
         """The Bugz a hand select offered (its part number is the custom_id's last field)."""
-        part = number(parts[-1]) if parts else 0
+        part = number(parts[-1], within=range(HAND_MENUS)) if parts else 0
         return list(hand[part * OPTIONS_PER_SELECT : (part + 1) * OPTIONS_PER_SELECT])
 
     @staticmethod
