@@ -153,10 +153,10 @@ class ChangePanel(Panels):
         content, items = self._render_change(table, seat, viewer, draft)
         await self._show(click.interaction, content, items)
 
-    async def change_panel(self, click: Click) -> None:
+    async def open(self, click: Click) -> None:
         await self._show_change(click, lambda table, seat, view: None)
 
-    async def change_suggested(self, click: Click) -> None:
+    async def suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "change", click.values)
@@ -166,7 +166,7 @@ class ChangePanel(Panels):
 
         await self._show_change(click, draft_of)
 
-    async def change_sequence(self, click: Click) -> None:
+    async def pick_sequence(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             self._check_stamp(table, Stamped.decode(click.parts).stamp)
             sequence = self._sequence(view, click.chosen())
@@ -174,7 +174,7 @@ class ChangePanel(Panels):
 
         await self._show_change(click, draft_of)
 
-    async def change_add(self, click: Click) -> None:
+    async def pick_added(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             offered = self._hand_part(view["hand"], click.parts)
@@ -182,7 +182,7 @@ class ChangePanel(Panels):
 
         await self._show_change(click, draft_of)
 
-    async def change_remove(self, click: Click) -> None:
+    async def pick_removed(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             offered = [code for code, _ in table_entries(self._sequence(view, draft.sequence))]
@@ -190,14 +190,14 @@ class ChangePanel(Panels):
 
         await self._show_change(click, draft_of)
 
-    async def change_plyt(self, click: Click) -> None:
+    async def name_plyt(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             return replace(draft, add=draft.add.name(click.parts[-1], click.chosen()))
 
         await self._show_change(click, draft_of)
 
-    async def change(self, click: Click) -> None:
+    async def confirm(self, click: Click) -> None:
         draft = ChangeDraft.decode(click.parts)
 
         def action(table: Table, seat: int) -> JSON:

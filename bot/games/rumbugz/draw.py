@@ -13,13 +13,13 @@ from games.rumbugz.bugz import NUMBER_OF, one_of_each
 
 
 class DrawPanel(Panels):
-    async def draw_bag(self, click: Click) -> None:
+    async def from_bag(self, click: Click) -> None:
         await self._play(click, {"type": "draw", "source": "bag"})
 
-    async def draw_pile(self, click: Click) -> None:
+    async def from_pile(self, click: Click) -> None:
         await self._play(click, {"type": "draw", "source": "discard"})
 
-    async def discard_panel(self, click: Click) -> None:
+    async def open_discard(self, click: Click) -> None:
         """A button per number in the hand (copies play alike), not a menu: one click, and in the
         playground nothing to close by itself (SimCord's preview closes an open menu that the
         pictures above it, drawn again as it opens, push out of the window; a discard panel opens

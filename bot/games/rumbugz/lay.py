@@ -102,7 +102,7 @@ class LayPanel(Panels):
         content, items = self._render_lay(table, seat, viewer, draft)
         await self._show(click.interaction, content, items)
 
-    async def lay_panel(self, click: Click) -> None:
+    async def open(self, click: Click) -> None:
         """Opened from a Lay button (a fresh draft) or a kind button (the draft with that kind)."""
 
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
@@ -110,7 +110,7 @@ class LayPanel(Panels):
 
         await self._show_lay(click, draft_of)
 
-    async def lay_suggested(self, click: Click) -> None:
+    async def suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
             self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "lay", click.values)
@@ -118,7 +118,7 @@ class LayPanel(Panels):
 
         await self._show_lay(click, draft_of)
 
-    async def lay_bugz(self, click: Click) -> None:
+    async def pick(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
             draft = LayDraft.decode(click.parts)
             offered = self._hand_part(view["hand"], click.parts)
@@ -126,14 +126,14 @@ class LayPanel(Panels):
 
         await self._show_lay(click, draft_of)
 
-    async def lay_plyt(self, click: Click) -> None:
+    async def name_plyt(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
             draft = LayDraft.decode(click.parts)
             return replace(draft, picks=draft.picks.name(click.parts[-1], click.chosen()))
 
         await self._show_lay(click, draft_of)
 
-    async def lay(self, click: Click) -> None:
+    async def confirm(self, click: Click) -> None:
         draft = LayDraft.decode(click.parts)
 
         def action(table: Table, seat: int) -> JSON:
