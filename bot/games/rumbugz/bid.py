@@ -10,7 +10,7 @@ from games.core import Event
 
 
 class BidPanel(Panels):
-    async def _bid(self, click: Click) -> None:
+    async def place(self, click: Click) -> None:
         async def answer(table: Table, events: list[Event]) -> None:
             view = table.game.view(None)
             viewer = table.viewer(language=language(click.interaction))

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.adapter import Click, Table, Viewer, game_button, game_select
-from bot.games.rumbugz.drafts import ChangeDraft, Picks
+from bot.games.rumbugz.drafts import ChangeDraft, Picks, Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import LABEL_LIMIT, ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, entry_text, kind_name, table_entries
@@ -153,12 +153,12 @@ class ChangePanel(Panels):
         content, items = self._render_change(table, seat, viewer, draft)
         await self._show(click.interaction, content, items)
 
-    async def _change_panel(self, click: Click) -> None:
+    async def open(self, click: Click) -> None:
         await self._show_change(click, lambda table, seat, view: None)
 
-    async def _change_suggested(self, click: Click) -> None:
+    async def suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, "".join(click.parts[:1]))
+            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "change", click.values)
             return ChangeDraft(
                 table.row.version, move["sequence"], Picks.of(move["add"]), tuple(move["remove"])
@@ -166,15 +166,15 @@ class ChangePanel(Panels):
 
         await self._show_change(click, draft_of)
 
-    async def _change_sequence(self, click: Click) -> None:
+    async def pick_sequence(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, "".join(click.parts[:1]))
+            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             sequence = self._sequence(view, click.chosen())
             return ChangeDraft(table.row.version, sequence["id"])
 
         await self._show_change(click, draft_of)
 
-    async def _change_add(self, click: Click) -> None:
+    async def pick_added(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             offered = self._hand_part(view["hand"], click.parts)
@@ -182,7 +182,7 @@ class ChangePanel(Panels):
 
         await self._show_change(click, draft_of)
 
-    async def _change_remove(self, click: Click) -> None:
+    async def pick_removed(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             offered = [code for code, _ in table_entries(self._sequence(view, draft.sequence))]
@@ -190,14 +190,14 @@ class ChangePanel(Panels):
 
         await self._show_change(click, draft_of)
 
-    async def _change_plyt(self, click: Click) -> None:
+    async def name_plyt(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             return replace(draft, add=draft.add.name(click.parts[-1], click.chosen()))
 
         await self._show_change(click, draft_of)
 
-    async def _change(self, click: Click) -> None:
+    async def confirm(self, click: Click) -> None:
         draft = ChangeDraft.decode(click.parts)
 
         def action(table: Table, seat: int) -> JSON:

@@ -107,6 +107,20 @@ def action_entries(entries: Iterable[Entry]) -> list[JSON]:
 
 
 @dataclass(frozen=True)
+class Stamped:
+    """A click on a panel that carries only the version it was drawn at and at most one field:
+    "<version>[.<field>]" (a suggestion or a sequence picked, a Bug discarded). The version stays
+    text: one that is not the table's, garbled or not, is refused as out of date."""
+
+    stamp: str
+    field: str = ""
+
+    @classmethod
+    def decode(cls, parts: Sequence[str]) -> Stamped:
+        return cls("".join(parts[:1]), "".join(parts[1:2]))
+
+
+@dataclass(frozen=True)
 class LayDraft:
     """A lay being put together: "<version>.<kind letter>.<picks>"."""
 

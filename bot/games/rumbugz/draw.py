@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.adapter import Click, Table, game_button
+from bot.games.rumbugz.drafts import Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.text import bug_text
 from games.core import JSON
@@ -12,13 +13,13 @@ from games.rumbugz.bugz import NUMBER_OF, one_of_each
 
 
 class DrawPanel(Panels):
-    async def _draw_bag(self, click: Click) -> None:
+    async def from_bag(self, click: Click) -> None:
         await self._play(click, {"type": "draw", "source": "bag"})
 
-    async def _draw_pile(self, click: Click) -> None:
+    async def from_pile(self, click: Click) -> None:
         await self._play(click, {"type": "draw", "source": "discard"})
 
-    async def _discard_panel(self, click: Click) -> None:
+    async def open_discard(self, click: Click) -> None:
         """A button per number in the hand (copies play alike), not a menu: one click, and in the
         playground nothing to close by itself (SimCord's preview closes an open menu that the
         pictures above it, drawn again as it opens, push out of the window; a discard panel opens
@@ -38,9 +39,10 @@ class DrawPanel(Panels):
         ]
         await self._show(click.interaction, viewer.t("rumbugz.ui.discard.prompt"), buttons)
 
-    async def _discard(self, click: Click) -> None:
+    async def discard(self, click: Click) -> None:
         def action(table: Table, seat: int) -> JSON:
-            self._check_stamp(table, "".join(click.parts[:1]))
-            return {"type": "discard", "bug": "".join(click.parts[1:2])}
+            discarded = Stamped.decode(click.parts)
+            self._check_stamp(table, discarded.stamp)
+            return {"type": "discard", "bug": discarded.field}
 
         await self._play(click, action)

@@ -64,7 +64,7 @@ class HandSide(TableSide):
         hand = picture("rumbugz-hand.png", self.hand_image, codes, alt_text=bugz_text(codes, viewer))
         return Rendered([embed], hand, items)
 
-    def _next_step(self, view: JSON, viewer: Viewer) -> str:
+    def next_step(self, view: JSON, viewer: Viewer) -> str:
         seat = view["seat"]
         steps = view["to_act"][seat]
         if "bid" in steps:

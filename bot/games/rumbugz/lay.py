@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.adapter import Click, Table, Viewer, game_button
-from bot.games.rumbugz.drafts import LayDraft, Picks
+from bot.games.rumbugz.drafts import LayDraft, Picks, Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, kind_name
@@ -102,7 +102,7 @@ class LayPanel(Panels):
         content, items = self._render_lay(table, seat, viewer, draft)
         await self._show(click.interaction, content, items)
 
-    async def _lay_panel(self, click: Click) -> None:
+    async def open(self, click: Click) -> None:
         """Opened from a Lay button (a fresh draft) or a kind button (the draft with that kind)."""
 
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
@@ -110,15 +110,15 @@ class LayPanel(Panels):
 
         await self._show_lay(click, draft_of)
 
-    async def _lay_suggested(self, click: Click) -> None:
+    async def suggested(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
-            self._check_stamp(table, "".join(click.parts[:1]))
+            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "lay", click.values)
             return LayDraft(table.row.version, move["kind"], Picks.of(move["bugz"]))
 
         await self._show_lay(click, draft_of)
 
-    async def _lay_bugz(self, click: Click) -> None:
+    async def pick(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
             draft = LayDraft.decode(click.parts)
             offered = self._hand_part(view["hand"], click.parts)
@@ -126,14 +126,14 @@ class LayPanel(Panels):
 
         await self._show_lay(click, draft_of)
 
-    async def _lay_plyt(self, click: Click) -> None:
+    async def name_plyt(self, click: Click) -> None:
         def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
             draft = LayDraft.decode(click.parts)
             return replace(draft, picks=draft.picks.name(click.parts[-1], click.chosen()))
 
         await self._show_lay(click, draft_of)
 
-    async def _lay(self, click: Click) -> None:
+    async def confirm(self, click: Click) -> None:
         draft = LayDraft.decode(click.parts)
 
         def action(table: Table, seat: int) -> JSON:

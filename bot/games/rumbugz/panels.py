@@ -27,8 +27,12 @@ from games.rumbugz.bugz import HIGHEST_NUMBER, LOWEST_NUMBER, Entry, is_plyt
 from games.rumbugz.engine import RumBugz
 
 
-class Panels(HandSide):
-    """The pieces the Lay, Change, Bid and Draw/Discard panels are made of."""
+class Panels:
+    """The pieces the Lay, Change, Bid and Draw/Discard panels are made of; ``side`` is the hand and
+    table side a played move is described and the hand drawn with."""
+
+    def __init__(self, side: HandSide) -> None:
+        self.side = side
 
     async def _at_step(self, click: Click, step: str) -> tuple[Table, int, JSON, Viewer]:
         """The clicking player's table, seat, view and viewer, if ``step`` is theirs to take now."""
@@ -80,12 +84,11 @@ class Panels(HandSide):
             assert seat is not None
             viewer = table.viewer(seat, language(click.interaction))
             view = table.game.view(seat)
-            lines = [
-                line for event in events if event.visible_to(seat) if (line := self.describe(event, viewer))
-            ]
+            described = (self.side.describe(event, viewer) for event in events if event.visible_to(seat))
+            lines = [line for line in described if line]
             if not table.game.finished:
-                lines.append(self._next_step(view, viewer))
-            rendered = await click.service.render(table, self.hand, view, viewer, click.game_id)
+                lines.append(self.side.next_step(view, viewer))
+            rendered = await click.service.render(table, self.side.hand, view, viewer, click.game_id)
             await self._show(click.interaction, "\n".join(lines), rendered.items, rendered)
 
         await click.act(action, answer)
@@ -123,7 +126,7 @@ class Panels(HandSide):
     @staticmethod
     def _hand_part(hand: Sequence[str], parts: Sequence[str]) -> list[str]:
         """The Bugz a hand select offered (its part number is the custom_id's last field)."""
-        part = number(parts[-1]) if parts else 0
+        part = number(parts[-1], within=range(HAND_MENUS)) if parts else 0
         return list(hand[part * OPTIONS_PER_SELECT : (part + 1) * OPTIONS_PER_SELECT])
 
     @staticmethod
