@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from operator import attrgetter
+from string import Formatter
 from typing import Any
 
 from bot.ratings import Skill, places, rate
@@ -49,16 +50,37 @@ FINISHING_MOVE = (
     "UPDATE games SET state = ?, version = ?, updated_at = ?, status = 'finished'"
     " WHERE id = ? AND version = ? AND status = 'running'"
 )
-# A NULL leaves the column as it was.
-SEAT_CHANGE = (
-    "UPDATE seats SET total = COALESCE(?, total), gone = CASE WHEN ? = 1 THEN 1 ELSE gone END,"
-    " left_total = CASE WHEN ? = 1 THEN COALESCE(?, total) ELSE left_total END,"
-    " stand_in = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, stand_in) END,"
-    " stood_in = CASE WHEN ? = 1 THEN 1 ELSE stood_in END,"
-    " decision_since = COALESCE(?, decision_since),"
-    " robot_state = CASE WHEN ? = 1 THEN NULL ELSE COALESCE(?, robot_state) END"
-    " WHERE game_id = ? AND seat = ?"
+# Each seat column a move may write, and how, from ``SeatChange.parameters()`` (each ``{name}``
+# one of them; a NULL, or a 0, leaves the column as it was). The one place a seat's change is
+# written to the database: ``SEAT_CHANGE`` and its parameters' order are derived from it.
+SEAT_WRITES: tuple[tuple[str, str], ...] = (
+    ("total", "COALESCE({total}, total)"),
+    ("gone", "CASE WHEN {gone} = 1 THEN 1 ELSE gone END"),
+    ("left_total", "CASE WHEN {gone} = 1 THEN COALESCE({total}, total) ELSE left_total END"),
+    ("stand_in", "CASE WHEN {back} = 1 THEN NULL ELSE COALESCE({stand_in}, stand_in) END"),
+    ("stood_in", "CASE WHEN {stood_in} = 1 THEN 1 ELSE stood_in END"),
+    ("decision_since", "COALESCE({decision_since}, decision_since)"),
+    ("robot_state", "CASE WHEN {back} = 1 THEN NULL ELSE COALESCE({robot_state}, robot_state) END"),
 )
+
+
+def _placeholders(writes: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, ...]]:
+    """The SET clause of ``writes`` with ``?`` placeholders, and the parameters' names in order."""
+    names: list[str] = []
+    assignments = []
+    for column, expression in writes:
+        parts = []
+        for literal, name, _, _ in Formatter().parse(expression):
+            parts.append(literal)
+            if name is not None:
+                parts.append("?")
+                names.append(name)
+        assignments.append(f"{column} = {''.join(parts)}")
+    return ", ".join(assignments), tuple(names)
+
+
+_SEAT_SETS, SEAT_CHANGE_PARAMETERS = _placeholders(SEAT_WRITES)
+SEAT_CHANGE = f"UPDATE seats SET {_SEAT_SETS} WHERE game_id = ? AND seat = ?"
 
 # Each entry's latest rating on one board (server and game), and how many matches rated it.
 LATEST_RATINGS = """
@@ -192,6 +214,50 @@ class Score:
 
 
 @dataclass(frozen=True)
+class SeatChange:
+    """What one move sets on one seat (``Commit.seat_changes``): in the database by
+    ``SEAT_WRITES``, in memory by ``applied``. None, or False, leaves a column as it was."""
+
+    total: int | None = None
+    gone: bool = False  # the player left: the seat keeps the total it had
+    stand_in: str | None = None  # a computer takes the seat, at this level
+    back: bool = False  # the person is back: no stand-in, no computer's memory
+    decision_since: int | None = None  # the version at which the seat's open decision began
+    robot_state: dict[str, Any] | None = None  # a computer's memory after the move
+
+    def parameters(self) -> dict[str, Any]:
+        """The values ``SEAT_WRITES`` names."""
+        return {
+            "total": self.total,
+            "gone": int(self.gone),
+            "back": int(self.back),
+            "stand_in": self.stand_in,
+            "stood_in": int(self.stand_in is not None),
+            "decision_since": self.decision_since,
+            "robot_state": None if self.robot_state is None else json.dumps(self.robot_state),
+        }
+
+    def applied(self, seat: SeatRow) -> SeatRow:
+        """``seat`` as the database has it once ``SEAT_WRITES`` wrote this change (a seat the
+        change leaves as it was stays the row it was)."""
+        total = seat.total if self.total is None else self.total
+        written: dict[str, Any] = {}
+        if total != seat.total:
+            written["total"] = total
+        if self.decision_since is not None:
+            written["decision_since"] = self.decision_since
+        if self.robot_state is not None:
+            written["robot_state"] = self.robot_state
+        if self.gone:
+            written.update(gone=True, left_total=total)
+        if self.stand_in is not None:
+            written.update(stand_in=self.stand_in, stood_in=True)
+        if self.back:
+            written.update(stand_in=None, robot_state=None)
+        return replace(seat, **written) if written else seat
+
+
+@dataclass(frozen=True)
 class Commit:
     """Everything one accepted action changes, written together."""
 
@@ -223,30 +289,27 @@ class Commit:
     # out of rated matches).
     rated: bool = True
 
+    def seat_changes(self, version: int) -> dict[int, SeatChange]:
+        """What this change, committed at ``version``, sets on each seat it concerns."""
+        gone, changed, back = set(self.gone), set(self.changed_decisions), set(self.back)
+        concerned = {*range(len(self.totals)), *gone, *changed, *back, *self.stand_ins, *self.robot_states}
+        return {
+            seat: SeatChange(
+                total=self.totals[seat] if seat < len(self.totals) else None,
+                gone=seat in gone,
+                stand_in=self.stand_ins.get(seat),
+                back=seat in back,
+                decision_since=version if seat in changed else None,
+                robot_state=self.robot_states.get(seat),
+            )
+            for seat in sorted(concerned)
+        }
+
     def seats_after(self, seats: Sequence[SeatRow], version: int) -> list[SeatRow]:
         """The seats as this change, committed at ``version``, leaves them (what ``Store.commit``
         writes to them), without reading them back."""
-        gone, changed, back = set(self.gone), set(self.changed_decisions), set(self.back)
-
-        def after(seat: SeatRow) -> SeatRow:
-            total = self.totals[seat.seat] if seat.seat < len(self.totals) else seat.total
-            # A seat the move left as it was stays the row it was.
-            if total != seat.total or seat.seat in changed or seat.seat in self.robot_states:
-                seat = replace(
-                    seat,
-                    total=total,
-                    decision_since=version if seat.seat in changed else seat.decision_since,
-                    robot_state=self.robot_states.get(seat.seat, seat.robot_state),
-                )
-            if seat.seat in gone:
-                seat = replace(seat, gone=True, left_total=total)
-            if seat.seat in self.stand_ins:
-                seat = replace(seat, stand_in=self.stand_ins[seat.seat], stood_in=True)
-            if seat.seat in back:
-                seat = replace(seat, stand_in=None, robot_state=None)
-            return seat
-
-        return [after(seat) for seat in seats]
+        changes = self.seat_changes(version)
+        return [changes[seat.seat].applied(seat) if seat.seat in changes else seat for seat in seats]
 
 
 @dataclass(frozen=True)
@@ -805,32 +868,11 @@ class Store:
 
     @staticmethod
     def _seats_statement(game_id: int, version: int, change: Commit) -> Statement:
-        """What the move changes of each seat (its total, whether it left and with what total,
-        who stands in for it, when its decision began, a computer's memory), one row per seat."""
-        gone, changed, back = set(change.gone), set(change.changed_decisions), set(change.back)
-        concerned = sorted(
-            {*range(len(change.totals)), *gone, *changed, *back, *change.stand_ins, *change.robot_states}
-        )
+        """What the move changes of each seat (``SeatChange``), one row per seat it concerns."""
         rows = []
-        for seat in concerned:
-            total = change.totals[seat] if seat < len(change.totals) else None
-            stand_in = change.stand_ins.get(seat)
-            rows.append(
-                (
-                    total,
-                    int(seat in gone),
-                    int(seat in gone),
-                    total,
-                    int(seat in back),
-                    stand_in,
-                    int(stand_in is not None),
-                    version if seat in changed else None,
-                    int(seat in back),
-                    json.dumps(change.robot_states[seat]) if seat in change.robot_states else None,
-                    game_id,
-                    seat,
-                )
-            )
+        for seat, seat_change in change.seat_changes(version).items():
+            parameters = seat_change.parameters()
+            rows.append((*(parameters[name] for name in SEAT_CHANGE_PARAMETERS), game_id, seat))
         return Statement(SEAT_CHANGE, rows=rows)
 
     @staticmethod

@@ -9,7 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import asyncpg
@@ -18,7 +18,7 @@ import pytest
 from bot.store import MIGRATIONS, ChannelBusy, Commit, SeatRow, Shards, StaleVersion, Store
 from bot.store.backend import Statement
 from bot.store.community import PlayerChoices, ServerChoices
-from bot.store.store import TIMER_LEASE
+from bot.store.store import SEAT_CHANGE, SEAT_CHANGE_PARAMETERS, SEAT_WRITES, TIMER_LEASE, SeatChange
 from tests.conftest import BACKENDS, database_for
 
 # Guild ids on shard 0 and on shard 1 of two: the shard is (guild_id >> 22) % 2.
@@ -275,6 +275,17 @@ async def test_a_move_changes_each_seat_it_names_and_leaves_the_others(store):
     expected = [(10, False, 1), (20, True, 1), (0, False, 2)]
     assert [(seat.total, seat.gone, seat.decision_since) for seat in after] == expected
     assert after[2].robot_state == {"memory": 2}
+
+
+def test_a_seat_change_is_written_from_one_definition():
+    """Every value a seat's change carries reaches the statement, by name, and every column the
+    statement writes is a seat's: a column added to ``SEAT_WRITES`` without its value, or a value
+    without its column, fails here rather than write the wrong column."""
+    written = {column for column, _ in SEAT_WRITES}
+    assert written <= {field.name for field in fields(SeatRow)}
+    assert set(SEAT_CHANGE_PARAMETERS) == set(SeatChange().parameters())
+    assert SEAT_CHANGE.count("?") == len(SEAT_CHANGE_PARAMETERS) + 2  # and the game and seat
+    assert {field.name for field in fields(SeatChange)} <= set(SeatChange().parameters())
 
 
 async def test_a_transaction_cancelled_mid_statement_rolls_back_and_frees_the_store(tmp_path):
