@@ -55,11 +55,6 @@ ANSWERABLE = (
 )
 
 
-def answered(interaction: discord.Interaction) -> None:
-    """The bot is done with the interaction: how long it took since Discord made it."""
-    metrics.answered((discord.utils.utcnow() - interaction.created_at).total_seconds())
-
-
 class GameBot(commands.Bot):
     store: Store
     timers: TimerService
@@ -188,10 +183,6 @@ class GameBot(commands.Bot):
             await work
         except Exception as error:
             await report_error(interaction, error)
-        answered(interaction)
-
-    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
-        answered(interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction gets an answer: one that no handler of ours took (a forged custom_id
@@ -204,7 +195,6 @@ class GameBot(commands.Bot):
     ) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         await report_error(interaction, original)
-        answered(interaction)
 
     async def on_game_component(
         self,

@@ -11,14 +11,18 @@ makes its requests (its ``http_trace``, ``discord_trace``), whichever part of th
 
 from __future__ import annotations
 
+import re
 from types import SimpleNamespace
 from typing import Any
 
 import aiohttp
+import discord
 
 # Answer times a person notices (seconds): Discord waits 3 for the first answer.
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 RATE_LIMITED = 429
+# The route of an interaction's answer: the moment the person's click or command is answered.
+INTERACTION_ANSWER = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 
 
 class _Metrics:
@@ -36,7 +40,7 @@ class _Metrics:
         self.moves = prometheus_client.Counter("tabletop_moves", "Moves committed (people's and computers')")
         self.answer_latency = prometheus_client.Histogram(
             "tabletop_answer_latency_seconds",
-            "From an interaction's creation to the end of the bot's handling of it",
+            "From an interaction's creation (its snowflake) to Discord's acceptance of the bot's answer",
             buckets=LATENCY_BUCKETS,
         )
         self.discord_errors = prometheus_client.Counter(
@@ -75,7 +79,8 @@ def enabled() -> bool:
 def discord_trace() -> aiohttp.TraceConfig:
     """The hook discord.py gives every request it makes (``http_trace``): each answer of Discord's
     that refuses (4xx) or fails (5xx) is counted by status, a 429 as a rate limit met (discord.py
-    waits and tries again), a request that got no answer by its error."""
+    waits and tries again), a request that got no answer by its error; an interaction's answer
+    accepted times the answer from the interaction's creation (its id's snowflake time)."""
     trace = aiohttp.TraceConfig()
     trace.on_request_end.append(_answered_by_discord)
     trace.on_request_exception.append(_unanswered)
@@ -86,6 +91,10 @@ async def _answered_by_discord(
     _session: aiohttp.ClientSession, _context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
 ) -> None:
     status = params.response.status
+    answer = INTERACTION_ANSWER.search(params.url.path)
+    if answer is not None and status < 400:
+        created = discord.utils.snowflake_time(int(answer.group(1)))
+        answered((discord.utils.utcnow() - created).total_seconds())
     if status == RATE_LIMITED:
         rate_limited()
     elif status >= 400:

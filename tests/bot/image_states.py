@@ -9,6 +9,7 @@ Shared by the image tests (``test_images.py`` and the references they compare wi
 from __future__ import annotations
 
 import io
+import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -142,3 +143,34 @@ def pictures(game_name: str, seeds: range) -> Iterator[Picture]:
                 )
             seat = min(deciding)
             game.apply(seat, seeded.move(game, seat, rng))
+
+
+def rummikub_table_of(sets: list[list[str]]) -> Picture:
+    view = {**Rummikub.new(4, {}, 1).view(None), "table": sets}
+    return Picture("rummikub", "table", f"rummikub {len(sets)} sets", view, Viewer("fr", list(NAMES[:4])))
+
+
+def rumbugz_six_players_fullest_table() -> Picture:
+    """The position of a seeded six-player match whose table holds the most."""
+    game, rng = RumBugz.new(6, {}, 1), random.Random(1)
+    fullest: tuple[int, JSON] = (-1, {})
+    while not game.finished and game.to_act():
+        view = game.view(None)
+        held = len(json.dumps(view["table"])) + len(json.dumps(view["completed"]))
+        fullest = max(fullest, (held, view), key=lambda found: found[0])
+        seat = min(game.to_act())
+        game.apply(seat, _any_legal_move(game, seat, rng))
+    names = [f"{name}{seat}" for seat, name in enumerate(NAMES)][:6]
+    return Picture("rumbugz", "table", "rumbugz six players", fullest[1], Viewer("fr", names))
+
+
+def fullest_tables() -> list[Picture]:
+    """The fullest tables a game may show: every Rummikub tile but two in eight runs; 95 tiles in 27
+    groups; a six-player RumBugz table at its fullest (its lines wrap, its rows add up)."""
+    runs = [[f"{colour}{number}" for number in range(1, 14)] for colour in "krbo" for _ in range(2)]
+    groups = [[f"{colour}{number}" for colour in "krbo"][: 3 + number % 2] for number in range(1, 14)] * 2
+    return [
+        rummikub_table_of(runs),
+        rummikub_table_of([*groups, ["j", "r1", "r2"]]),
+        rumbugz_six_players_fullest_table(),
+    ]

@@ -8,19 +8,13 @@ text's digits must reach ``SMALLEST_GLYPH`` on desktop and on a 360 px phone.
 
 from __future__ import annotations
 
-import json
-import random
-
 import pytest
 
 from bot.adapter import Viewer
 from bot.render import DESKTOP, PHONE, SMALLEST_GLYPH, DisplayBox
 from games.bue import Bue
-from games.core import JSON
-from games.rumbugz import RumBugz
-from games.rummikub import Rummikub
 from tests.bot.image_references import SEEDS
-from tests.bot.image_states import GAMES, NAMES, Picture, _any_legal_move, measured, pictures
+from tests.bot.image_states import GAMES, NAMES, Picture, fullest_tables, measured, pictures
 
 
 @pytest.mark.parametrize("box", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -56,34 +50,9 @@ def test_a_bue_table_of_the_most_players_reads_too(box: DisplayBox) -> None:
     assert found is not None and found.smallest_glyph(box) >= SMALLEST_GLYPH[box]
 
 
-def rummikub_table_of(sets: list[list[str]]) -> Picture:
-    view = {**Rummikub.new(4, {}, 1).view(None), "table": sets}
-    return Picture("rummikub", "table", f"rummikub {len(sets)} sets", view, Viewer("fr", list(NAMES[:4])))
-
-
-def rumbugz_six_players_fullest_table() -> Picture:
-    """The position of a seeded six-player match whose table holds the most."""
-    game, rng = RumBugz.new(6, {}, 1), random.Random(1)
-    fullest: tuple[int, JSON] = (-1, {})
-    while not game.finished and game.to_act():
-        view = game.view(None)
-        held = len(json.dumps(view["table"])) + len(json.dumps(view["completed"]))
-        fullest = max(fullest, (held, view), key=lambda found: found[0])
-        seat = min(game.to_act())
-        game.apply(seat, _any_legal_move(game, seat, rng))
-    names = [f"{name}{seat}" for seat, name in enumerate(NAMES)][:6]
-    return Picture("rumbugz", "table", "rumbugz six players", fullest[1], Viewer("fr", names))
-
-
 @pytest.mark.parametrize("box", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_fullest_tables_read_too(box: DisplayBox) -> None:
-    # Every tile but two on the table, in eight runs; 95 in 27 groups; a six-player RumBugz table
-    # at its fullest (its lines wrap, its rows add up).
-    runs = [[f"{colour}{number}" for number in range(1, 14)] for colour in "krbo" for _ in range(2)]
-    groups = [[f"{colour}{number}" for colour in "krbo"][: 3 + number % 2] for number in range(1, 14)] * 2
-    fullest = [rummikub_table_of(runs), rummikub_table_of([*groups, ["j", "r1", "r2"]])]
-    fullest.append(rumbugz_six_players_fullest_table())
-    for shown in fullest:
+    for shown in fullest_tables():
         found = measured(shown)
         assert found is not None
         assert found.smallest_glyph(box) >= SMALLEST_GLYPH[box], (shown.name, found)
