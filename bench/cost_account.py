@@ -10,7 +10,7 @@ thread's part by what the time was spent in: each function's own time, less the 
 fraction of it, grouped by area, as shares of that part (and, with ``--functions``, the
 functions themselves). A third pass counts, per interaction, the trips to a thread
 (each call aiosqlite runs on its thread, each ``asyncio.to_thread``), with the last
-interaction's in order, the reads of the game (``Store.snapshot``), the pictures asked for,
+interaction's in order, the reads of the game (``Games.snapshot``), the pictures asked for,
 drawn, and drawn with bytes already sent (a picture drawn again for nothing), and the score
 charts drawn. Last, what a trip, and a read of
 the game, cost alone (see ``trip_cost``).
@@ -39,6 +39,7 @@ import bot.render
 from bench.interaction_cost import Function, Meter, driver_fractions, driver_share, one_pass
 from bench.store_writers import running_game
 from bot.store import Store
+from bot.store.games import Games
 
 SCENARIO_INTERACTION = {"rummikub": "Rummikub Draw", "bue": "Bué exchange"}
 # What the event loop runs for every hop to a thread and back: its own turns, the self-pipe
@@ -81,7 +82,7 @@ class Trips:
     def counting(self) -> Iterator[None]:
         """Counts while the block runs, by wrapping what makes a trip or a picture."""
         execute, to_thread, png = aiosqlite.Connection._execute, asyncio.to_thread, bot.render.PICTURES.png
-        draw_scores, snapshot = bot.charts.draw_scores, Store.snapshot
+        draw_scores, snapshot = bot.charts.draw_scores, Games.snapshot
 
         def statement(
             connection: aiosqlite.Connection, function: Callable[..., Any], *args: Any, **kwargs: Any
@@ -112,7 +113,7 @@ class Trips:
             return png(key, drawn)
 
         async def counted_snapshot(store: Store, game_id: int) -> Any:
-            self.counts["reads of the game (Store.snapshot)"] += 1
+            self.counts["reads of the game (Games.snapshot)"] += 1
             return await snapshot(store, game_id)
 
         def counted_chart(chart: Any) -> bytes:
@@ -123,7 +124,7 @@ class Trips:
         asyncio.to_thread = counted_to_thread
         bot.render.PICTURES.png = counted_png  # type: ignore[method-assign]
         bot.charts.draw_scores = counted_chart
-        Store.snapshot = counted_snapshot  # type: ignore[method-assign]
+        Games.snapshot = counted_snapshot  # type: ignore[method-assign]
         try:
             yield
         finally:
@@ -131,7 +132,7 @@ class Trips:
             asyncio.to_thread = to_thread
             bot.render.PICTURES.png = png  # type: ignore[method-assign]
             bot.charts.draw_scores = draw_scores
-            Store.snapshot = snapshot  # type: ignore[method-assign]
+            Games.snapshot = snapshot  # type: ignore[method-assign]
 
 
 @dataclass
@@ -155,7 +156,7 @@ class CountingMeter(Meter):
 async def trip_cost(folder: str, calls: int = 2000) -> dict[str, tuple[float, float]]:
     """CPU per call in µs, of every thread and of the loop's: a no-op ``asyncio.to_thread``,
     aiosqlite's ``SELECT 1``, and one read of a running two-player Rummikub game
-    (``Store.snapshot``, the read a click makes before the game's lock and again under it), each
+    (``Games.snapshot``, the read a click makes before the game's lock and again under it), each
     awaited alone as a move awaits them."""
     store = await Store.open(f"{folder}/alone.sqlite3")
     game = await running_game(store, 1, [(0, "expire", "draw,play", time.time() + 86_400)])
@@ -163,7 +164,7 @@ async def trip_cost(folder: str, calls: int = 2000) -> dict[str, tuple[float, fl
     work: dict[str, Callable[[], Awaitable[Any]]] = {
         "asyncio.to_thread of a no-op": lambda: asyncio.to_thread(int),
         "aiosqlite's SELECT 1": lambda: connection.execute_fetchall("SELECT 1"),
-        "Store.snapshot of a running game": lambda: store.snapshot(game.id),
+        "Games.snapshot of a running game": lambda: store.games.snapshot(game.id),
     }
     spent = {}
     try:

@@ -40,6 +40,7 @@ import bot.render
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.store import Store
+from bot.store.games import Games
 from tests.bot.bue_driver import BueDriver
 from tests.bot.test_computers import open_with_computers
 
@@ -160,17 +161,17 @@ class Counter:
 
 def count_commits(counter: Counter) -> Callable[[], None]:
     """Counts every move the bot commits; returns the undo."""
-    commit = Store.commit
+    commit = Games.commit
 
     async def counted(self: Store, *args: Any, **kwargs: Any) -> int:
         version = await commit(self, *args, **kwargs)
         counter.moves += 1
         return version
 
-    Store.commit = counted  # type: ignore[method-assign]
+    Games.commit = counted  # type: ignore[method-assign]
 
     def undo() -> None:
-        Store.commit = commit  # type: ignore[method-assign]
+        Games.commit = commit  # type: ignore[method-assign]
 
     return undo
 

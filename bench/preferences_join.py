@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bench.store_writers import running_game
 from bot.store import Store
-from bot.store.store import SEATS_QUERY
+from bot.store.games import SEATS_QUERY
 
 REFERENCE = "without the join (reference)"
 WITHOUT_PREFERENCES = SEATS_QUERY.replace(

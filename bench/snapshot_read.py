@@ -1,4 +1,4 @@
-"""A move's read of its game on PostgreSQL (``Store.snapshot``): its four queries in one
+"""A move's read of its game on PostgreSQL (``Games.snapshot``): its four queries in one
 REPEATABLE READ, read-only transaction, as the store reads them, against the same four in a READ
 COMMITTED transaction, as it read them before (each query its own snapshot).
 
@@ -45,7 +45,7 @@ async def reads_per_second(
     try:
         count, ends_at = 0, time.perf_counter() + seconds
         while time.perf_counter() < ends_at:
-            assert await store.snapshot(game_id) is not None
+            assert await store.games.snapshot(game_id) is not None
             count += 1
         return count / seconds
     finally:
@@ -57,7 +57,7 @@ async def measure(database: str, seconds: float, rounds: int) -> dict[str, list[
     try:
         game = await running_game(store, channel=1, timers=[(0, "remind", "draw", 1800.0)])
         # A move whose publication is still pending: the read finds a row in each of its tables.
-        await store.commit(game, move(1), now=1.0)
+        await store.games.commit(game, move(1), now=1.0)
         figures: dict[str, list[float]] = {name: [] for name in READS}
         names = list(READS)
         for number in range(rounds):

@@ -1,16 +1,16 @@
-"""Committed moves per second through ``Store.commit`` on SQLite: the store on aiosqlite, the same
+"""Committed moves per second through ``Games.commit`` on SQLite: the store on aiosqlite, the same
 statements in a bare aiosqlite loop, and the store on the hand-written thread it replaced.
 
 One writer, one game, one process: each move is what the bot commits for a Rummikub Draw (a real
 state as JSON, the action, both seats, the next seat's two timers, the outbox row), awaited to the
 end of its transaction before the next begins, as the bot awaits it before answering.
 
-- store: ``Store.commit`` through bot/store/sqlite.py (aiosqlite).
+- store: ``Games.commit`` through bot/store/sqlite.py (aiosqlite).
 - bare: the statements the store sends for that move, written out in a loop over aiosqlite's own
   calls (BEGIN IMMEDIATE, one ``execute`` or ``executemany`` each, ``commit``): no Store, no lock,
   no ``Commit``, only the ``json.dumps`` the statements need. Before timing, the first moves of
   both are traced (SQLite's trace callback, parameters expanded) and must be identical.
-- thread: ``Store.commit`` through bench/threaded_sqlite.py, a copy of the backend before issue 22
+- thread: ``Games.commit`` through bench/threaded_sqlite.py, a copy of the backend before issue 22
   (the connection's own thread fed by a queue, a move's whole transaction in one hop), with the
   same statements (traced and checked too).
 
@@ -37,8 +37,9 @@ import aiosqlite
 from bench.store_writers import PUBLICATION, STATE, move, running_game
 from bench.threaded_sqlite import ThreadedSQLiteBackend
 from bot.store import MIGRATIONS, Store
+from bot.store.games import MOVE
+from bot.store.rows import SEAT_CHANGE
 from bot.store.sqlite import PRAGMAS
-from bot.store.store import MOVE, SEAT_CHANGE
 
 # How many moves are traced and compared before the timing.
 TRACED_MOVES = 5
@@ -72,14 +73,14 @@ async def timed(commit: Callable[[int], Awaitable[None]], seconds: float) -> flo
 
 
 async def store_moves(store: Store, seconds: float, trace: list[str] | None = None) -> float:
-    game = await store.game(1)
+    game = await store.games.game(1)
     assert game is not None
 
     async def commit(number: int) -> None:
         nonlocal game
         # A fixed clock while traced: the two traces must match to the byte.
         now = float(number) if trace is not None else time.time()
-        game = replace(game, version=await store.commit(game, move(number), now=now))
+        game = replace(game, version=await store.games.commit(game, move(number), now=now))
 
     if trace is not None:
         for number in range(TRACED_MOVES):

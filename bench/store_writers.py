@@ -53,7 +53,7 @@ async def running_game(
     store: Store, channel: int, timers: Sequence[tuple[int, str, str, float]] = ()
 ) -> GameRow:
     """A two-player Rummikub game, begun, in ``channel``: what a writer commits moves to."""
-    game_id = await store.create_lobby(
+    game_id = await store.games.create_lobby(
         kind="rummikub",
         guild_id=1,
         channel_id=channel,
@@ -66,9 +66,9 @@ async def running_game(
         seed=1,
         now=0.0,
     )
-    await store.join(game_id, 2, "bruno", "en")
-    await store.start(game_id, STATE, list(timers))
-    game = await store.game(game_id)
+    await store.games.join(game_id, 2, "bruno", "en")
+    await store.games.start(game_id, STATE, list(timers))
+    game = await store.games.game(game_id)
     assert game is not None
     return game
 
@@ -79,7 +79,7 @@ async def write_moves(store: Store, channel: int, seconds: float, start: asyncio
     committed = 0
     ends_at = time.perf_counter() + seconds
     while time.perf_counter() < ends_at:
-        version = await store.commit(game, move(committed), now=time.time())
+        version = await store.games.commit(game, move(committed), now=time.time())
         game = replace(game, version=version)
         committed += 1
     return committed
@@ -91,7 +91,7 @@ async def bot_process(database: str, channels: range, seconds: float, ready: Bar
     try:
         start = asyncio.Event()
         writers = [asyncio.create_task(write_moves(store, channel, seconds, start)) for channel in channels]
-        while not all(await asyncio.gather(*(store.open_game_in(channel) for channel in channels))):
+        while not all(await asyncio.gather(*(store.games.open_game_in(channel) for channel in channels))):
             await asyncio.sleep(0.01)
         await asyncio.to_thread(ready.wait)
         start.set()

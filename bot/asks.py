@@ -33,7 +33,7 @@ async def show_hand(tables: TableService, interaction: discord.Interaction, game
     table, seat = await tables.load_player(game_id, interaction.user.id)
     if table.seats[seat].dm_closed_at is not None:
         # They look at their hand: the next one may come by DM again, should they have opened them.
-        await tables.store.forget_dm_closed(interaction.user.id)
+        await tables.store.games.forget_dm_closed(interaction.user.id)
     viewer = table.viewer(seat, language(interaction))
     rendered = await tables.render(table, table.adapter.hand, table.game.view(seat), viewer, game_id)
     await reply(interaction, embeds=rendered.embeds, file=rendered.file, view=rendered.view())
@@ -145,7 +145,7 @@ def check_abort(interaction: discord.Interaction, row: GameRow | None) -> GameRo
 
 async def ask_abort(tables: TableService, interaction: discord.Interaction, game_id: int) -> None:
     """``/<game> abort``: whoever may close the game is asked, privately, to confirm it."""
-    row = check_abort(interaction, await tables.store.game(game_id))
+    row = check_abort(interaction, await tables.store.games.game(game_id))
     lang = language(interaction)
     confirm = game_button(
         row.id, ABORT, t(lang, "common.abort.confirm"), style=discord.ButtonStyle.danger, emoji="🛑"
@@ -163,9 +163,9 @@ async def abort(tables: TableService, interaction: discord.Interaction, game_id:
     """Close the game at once, with no result: the question's **Abort**, or a lobby's **Cancel**
     (each checked again here: the game may have ended, or the click be forged)."""
     async with tables.lock(game_id):
-        row = check_abort(interaction, await tables.store.game(game_id))
+        row = check_abort(interaction, await tables.store.games.game(game_id))
         member = interaction.user
-        await tables.store.end(game_id, "aborted")
+        await tables.store.games.end(game_id, "aborted")
         await replace_panel(interaction, t(language(interaction), "common.aborted_ephemeral"))
         channel = await tables.publisher.channel(row.channel_id)
         if channel is not None and row.message_id is not None:

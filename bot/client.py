@@ -103,7 +103,7 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database, self.settings.shards)
-        self.timers = TimerService(self.store, self.tables.fire, self.timer_sleep)
+        self.timers = TimerService(self.store.timers, self.tables.fire, self.timer_sleep)
         self.tables.open(self.store, self.timers)
         self.replays = ReplayService(self.store, self.adapters)
         self.tree.error(self.on_app_command_error)
@@ -128,9 +128,9 @@ class GameBot(commands.Bot):
     async def _resume_games(self) -> None:
         """Restart the timers of this process's running games. A game is read from the database
         when a click or a timer first needs it, so start-up does not grow with the games stored."""
-        log.info("resumed %d running game(s)", await self.store.running_count())
+        log.info("resumed %d running game(s)", await self.store.games.running_count())
         # What this process's shards had claimed before it started, a process now gone held.
-        await self.store.take_back_claims()
+        await self.store.timers.take_back_claims()
         self.timers.poke()
         # What a crash left between a commit and its announcements, once the channels are known.
         self._delivery = asyncio.create_task(self._deliver_pending(), name="deliver-pending")
@@ -150,7 +150,7 @@ class GameBot(commands.Bot):
                 now = discord.utils.utcnow().timestamp()
                 await self.store.heartbeats.beat(self.settings.process_name, self.gateway_connected(), now)
                 if metrics.enabled():
-                    running = await self.store.running_count()
+                    running = await self.store.games.running_count()
                     metrics.tables(running, await self.store.heartbeats.pending_announcements())
             except Exception:
                 log.exception("could not write the heartbeat")

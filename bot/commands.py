@@ -241,7 +241,7 @@ async def rating_lines(services: Services, guild_id: int, kind: str | None, lang
     """The leaderboard by conservative rating; ratings are per game, so a game must be chosen."""
     if kind is None:
         raise GameError("stats.error.rating_needs_game")
-    standings = await services.store.rating_board(guild_id, kind)
+    standings = await services.store.records.rating_board(guild_id, kind)
     return [
         t(
             lang,
@@ -258,7 +258,7 @@ async def rating_lines(services: Services, guild_id: int, kind: str | None, lang
 async def win_lines(services: Services, guild_id: int, kind: str | None, lang: str) -> list[str]:
     """Wins and matches, ranked by wins; points only in one game's board: they are on different
     scales in different games (a Bué match is won at 110, a Rummikub round costs what is left)."""
-    standings = await services.store.leaderboard(guild_id, kind)
+    standings = await services.store.records.leaderboard(guild_id, kind)
     if kind is None:
         standings = sorted(standings, key=lambda standing: (-standing.wins, standing.games))
     return [
@@ -343,7 +343,7 @@ def history_command(services: Services) -> app_commands.Command:
     async def history(interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
         lang = language(interaction)
         kind = game.value if game else None
-        matches = await services.store.finished_matches(interaction.guild_id or 0, kind)
+        matches = await services.store.records.finished_matches(interaction.guild_id or 0, kind)
         if not matches:
             raise nothing_yet(services.adapters, lang, "stats.error.no_history", kind)
         # A button per entry opens its replay, privately, for whoever clicks it.

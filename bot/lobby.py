@@ -215,7 +215,7 @@ class Lobbies:
         timeout = turn_timeout_seconds(turn_timeout, hosts_timeout or server.turn_timeout)
         channel_lang = server.language or language_of(interaction.guild_locale or interaction.locale)
         try:
-            game_id = await self.tables.store.create_lobby(
+            game_id = await self.tables.store.games.create_lobby(
                 kind=adapter.name,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
@@ -234,18 +234,18 @@ class Lobbies:
             game = t(language(interaction), f"{busy.game.kind}.title")
             where = self.tables.links.table(language(interaction), busy.game.kind, message_url(busy.game))
             raise GameError("error.channel_busy", game=game, table=where) from None
-        seats = await self.tables.store.seats(game_id)
+        seats = await self.tables.store.games.seats(game_id)
         for level in robots[: adapter.engine.max_players - len(seats)]:
-            await self.tables.store.add_robot(game_id, level, robot_name(channel_lang, level, seats))
-            seats = await self.tables.store.seats(game_id)
-        row = await self.tables.store.game(game_id)
+            await self.tables.store.games.add_robot(game_id, level, robot_name(channel_lang, level, seats))
+            seats = await self.tables.store.games.seats(game_id)
+        row = await self.tables.store.games.game(game_id)
         if row is None:  # aborted meanwhile
             raise GameError("error.game_not_running")
         await interaction.response.send_message(
             embed=lobby_embed(adapter, row, seats, channel_lang), view=lobby_view(game_id, channel_lang)
         )
         message = await interaction.original_response()
-        await self.tables.store.set_message(game_id, message.id)
+        await self.tables.store.games.set_message(game_id, message.id)
 
     async def handle(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
         if move == "cancel":
@@ -256,12 +256,12 @@ class Lobbies:
             await self.computers(interaction, game_id, "panel", "")
             return
         async with self.tables.lock(game_id):
-            row = await self.tables.store.game(game_id)
+            row = await self.tables.store.games.game(game_id)
             if row is None or row.status != "lobby":
                 raise GameError("error.lobby_closed")
             check_origin(interaction, row, private=False)
             adapter = self.adapters[row.kind]
-            seats = await self.tables.store.seats(game_id)
+            seats = await self.tables.store.games.seats(game_id)
             user = interaction.user
             seated = any(seat.user_id == user.id for seat in seats)
             if move == "join":
@@ -270,15 +270,17 @@ class Lobbies:
                 check_role(user, kept_role(row.server_settings))
                 if len(seats) >= adapter.engine.max_players:
                     raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
-                await self.tables.store.join(game_id, user.id, user.display_name, str(interaction.locale))
+                await self.tables.store.games.join(
+                    game_id, user.id, user.display_name, str(interaction.locale)
+                )
                 # Joining a game tries their DMs again, should they have been found closed.
-                await self.tables.store.forget_dm_closed(user.id)
+                await self.tables.store.games.forget_dm_closed(user.id)
             elif move == "leave":
                 if not seated:
                     raise GameError("error.not_in_lobby")
                 if user.id == row.host_id:
                     raise GameError("error.host_cannot_leave")
-                await self.tables.store.leave_lobby(game_id, user.id)
+                await self.tables.store.games.leave_lobby(game_id, user.id)
             elif move == "begin":
                 if user.id != row.host_id:
                     raise GameError("error.host_only")
@@ -288,7 +290,7 @@ class Lobbies:
                 return
             else:
                 raise GameError("error.unknown_action")
-            seats = await self.tables.store.seats(game_id)
+            seats = await self.tables.store.games.seats(game_id)
             await self._answer_with_lobby(interaction, row, adapter, seats, f"lobby.saved.{move}")
 
     async def _answer_with_lobby(
@@ -316,28 +318,30 @@ class Lobbies:
         """The host's panel of computer players: ``add`` one at level ``chosen``, ``remove`` the one
         in seat ``chosen``, or just show the ``panel``. The lobby message follows each change."""
         async with self.tables.lock(game_id):
-            row = await self.tables.store.game(game_id)
+            row = await self.tables.store.games.game(game_id)
             if row is None or row.status != "lobby":
                 raise GameError("error.lobby_closed")
             check_origin(interaction, row, private=False)
             if interaction.user.id != row.host_id:
                 raise GameError("error.host_only_computers")
             adapter = self.adapters[row.kind]
-            seats = await self.tables.store.seats(game_id)
+            seats = await self.tables.store.games.seats(game_id)
             if move == "add":
                 if chosen not in LEVELS:
                     raise GameError("error.robot_level", level=chosen)
                 if len(seats) >= adapter.engine.max_players:
                     raise GameError("error.lobby_full", maximum=adapter.engine.max_players)
-                await self.tables.store.add_robot(game_id, chosen, robot_name(row.locale, chosen, seats))
+                await self.tables.store.games.add_robot(
+                    game_id, chosen, robot_name(row.locale, chosen, seats)
+                )
             elif move == "remove":
                 robot = next((seat for seat in seats if seat.is_robot and str(seat.seat) == chosen), None)
                 if robot is None:
                     raise GameError("error.out_of_date")
-                await self.tables.store.leave_lobby(game_id, robot.user_id)
+                await self.tables.store.games.leave_lobby(game_id, robot.user_id)
             elif move != "panel":
                 raise GameError("error.unknown_action")
-            seats = await self.tables.store.seats(game_id)
+            seats = await self.tables.store.games.seats(game_id)
             lang = language(interaction)
             panel = component_view(computer_menus(game_id, seats, adapter.engine.max_players, lang))
             text = t(lang, "lobby.computers_panel")
@@ -382,7 +386,7 @@ class Lobbies:
                 else t(lang, "lobby.moved_below")
             )
             await retire(channel, old, moved)
-        await self.tables.store.set_message(row.id, message.id)
+        await self.tables.store.games.set_message(row.id, message.id)
 
     async def _begin(
         self, interaction: discord.Interaction, row: GameRow, adapter: GameAdapter, seats: Sequence[SeatRow]
@@ -394,7 +398,7 @@ class Lobbies:
         await tables.deliver(await tables.load(row.id, finished_too=True), publication)
 
     async def rematch(self, interaction: discord.Interaction, row: GameRow) -> None:
-        seats = await self.tables.store.seats(row.id)
+        seats = await self.tables.store.games.seats(row.id)
         if not any(seat.user_id == interaction.user.id for seat in seats):
             raise GameError("error.not_a_player")
         players = [
@@ -428,7 +432,7 @@ async def begin(
         adapter.feats(events),
         rated=community.rated(row.server_settings, seats),
     )
-    await tables.store.start(
+    await tables.store.games.start(
         row.id,
         game.to_json(),
         tables.plan(table, [], range(len(seats)), now),

@@ -195,7 +195,7 @@ class Publisher:
         delivery = await self._prepared(table, publication, pending, table_shown)
         for step in DELIVERY:
             await step.send(self, delivery)
-        await self.store.delivered(delivery.pending)
+        await self.store.outbox.delivered(delivery.pending)
         if self.after_delivery is not None:
             self.after_delivery()
 
@@ -274,10 +274,10 @@ class Publisher:
         if delivery.chart is not None or table.game.finished:
             # Where the chart goes, should a crash leave it undelivered: saved before the mark.
             results_id = message.id if message is not None else None
-            await self.store.set_results_message(table.row.id, results_id)
+            await self.store.games.set_results_message(table.row.id, results_id)
             table.row = replace(table.row, results_message_id=results_id)
         if delivery.told or delivery.chart is not None:
-            delivery.pending = await self.store.mark_delivered(delivery.pending, CHANNEL_PART)
+            delivery.pending = await self.store.outbox.mark_delivered(delivery.pending, CHANNEL_PART)
 
     async def _send_hands(self, delivery: Delivery) -> None:
         """Each player told privately, with their hand."""
@@ -288,7 +288,7 @@ class Publisher:
             nonce = part_nonce(table.row, delivery.pending, part)
             await self.direct_message(table, table.seats[seat], "\n".join(private), hand, nonce)
             if seat != last or delivery.chart is not None:
-                delivery.pending = await self.store.mark_delivered(delivery.pending, part)
+                delivery.pending = await self.store.outbox.mark_delivered(delivery.pending, part)
 
     async def _send_chart(self, delivery: Delivery) -> None:
         """The results' chart, and the match's animation once it ended, on the results message."""
@@ -395,7 +395,7 @@ class Publisher:
                     rendered.items = []
             repost = TableRepost(old, gone)
             # Decided before posting: a crash after it resumes this repost, never edits the old one.
-            pending = await self.store.mark_delivered(pending, repost.part())
+            pending = await self.store.outbox.mark_delivered(pending, repost.part())
         return await self._post_table(channel, table, rendered, pending, repost)
 
     async def _post_table(
@@ -415,7 +415,7 @@ class Publisher:
             if rendered.file is not None:
                 kwargs["file"] = rendered.file
             message = await channel.send(nonce=part_nonce(table.row, pending, TABLE_PART), **kwargs)
-            await self.store.set_message(table.row.id, message.id)
+            await self.store.games.set_message(table.row.id, message.id)
             table.row = replace(table.row, message_id=message.id)
         if repost.old is not None and not repost.gone:
             pointer = t(
@@ -424,7 +424,7 @@ class Publisher:
                 table=table.link(language_of(table.row.locale)),
             )
             await retire(channel, repost.old, pointer)
-        return await self.store.mark_delivered(pending, TABLE_PART)
+        return await self.store.outbox.mark_delivered(pending, TABLE_PART)
 
     @staticmethod
     def _called(table: Table, publication: Publication) -> list[int]:
@@ -487,7 +487,7 @@ class Publisher:
         if not dm_closed_recently(seat, self.now()) and await self._send_dm(seat, text, hand, nonce):
             return
         if not seat.dm_notice_sent:
-            await self.store.mark_dm_notice(table.row.id, seat.seat)
+            await self.store.games.mark_dm_notice(table.row.id, seat.seat)
             channel = await self.channel(table.row.channel_id)
             if channel is not None:
                 mention = f"<@{seat.user_id}>"
@@ -512,7 +512,7 @@ class Publisher:
             except discord.Forbidden as error:
                 if error.code != CANNOT_DM:
                     raise
-                await self.store.mark_dm_closed(seat.user_id, self.now())
+                await self.store.games.mark_dm_closed(seat.user_id, self.now())
                 return False
         return True
 
@@ -523,7 +523,7 @@ class Publisher:
                 seat.dm_channel_id, type=discord.ChannelType.private
             )
         channel = await self.messenger.create_dm(discord.Object(id=seat.user_id))
-        await self.store.set_dm_channel(seat.user_id, channel.id)
+        await self.store.games.set_dm_channel(seat.user_id, channel.id)
         return channel
 
     async def channel(self, channel_id: int) -> GameChannel | None:

@@ -90,7 +90,7 @@ async def score_chart(
     """When ``events`` end a game, round or manche: the chart of the match totals so far."""
     if not table.adapter.ends_round(events):
         return None
-    history = await store.round_totals(table.row.id)
+    history = await store.records.round_totals(table.row.id)
     if not history:
         return None
     kind = table.row.kind
@@ -153,10 +153,10 @@ async def stats_embed(
     kind: str | None,
     lang: str,
 ) -> tuple[discord.Embed, discord.File | None]:
-    record = await store.player_record(guild_id, user.id, kind)
+    record = await store.records.player_record(guild_id, user.id, kind)
     if record is None:
         raise nothing_yet(adapters, lang, "stats.error.no_matches", kind, name=user.display_name)
-    kinds = [kind] if kind else await store.kinds_played(guild_id, user.id)
+    kinds = [kind] if kind else await store.records.kinds_played(guild_id, user.id)
     title_game = game_title(lang, kind) if kind else t(lang, "common.all_games")
     embed = discord.Embed(
         title=t(lang, "stats.title", name=record.name, game=title_game), colour=discord.Colour.blurple()
@@ -169,7 +169,7 @@ async def stats_embed(
         ),
     )
     embed.add_field(name=t(lang, "stats.best_total"), value=str(record.best_total))
-    histories = [(k, await store.rating_history(guild_id, k, user_entry(user.id))) for k in kinds]
+    histories = [(k, await store.records.rating_history(guild_id, k, user_entry(user.id))) for k in kinds]
     rated = [(k, ratings) for k, ratings in histories if ratings]
     if rated:
         embed.add_field(
@@ -188,19 +188,19 @@ async def stats_embed(
             inline=False,
         )
     for k in kinds:
-        feats = await store.feat_counts(guild_id, user.id, k)
+        feats = await store.records.feat_counts(guild_id, user.id, k)
         adapter = adapters.get(k)
         # Every feat the game counts is shown, made or not yet.
         for feat in dict.fromkeys(adapter.feat_events.values() if adapter else ()):
             embed.add_field(name=t(lang, f"stats.feat.{feat}"), value=str(feats.get(feat, 0)))
         if adapter and adapter.points_per_round:
-            average = await store.points_per_round(guild_id, user.id, k)
+            average = await store.records.points_per_round(guild_id, user.id, k)
             if average is not None:
                 embed.add_field(
                     name=t(lang, "stats.points_per_round", game=game_title(lang, k)),
                     value=decimal(lang, average),
                 )
-    last = await store.last_results(guild_id, user.id, kind, LAST_RESULTS)
+    last = await store.records.last_results(guild_id, user.id, kind, LAST_RESULTS)
     embed.add_field(
         name=t(lang, "stats.last_results"), value="\n".join(result_line(lang, r) for r in last), inline=False
     )

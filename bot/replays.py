@@ -237,7 +237,7 @@ async def match_animation(
 ) -> discord.File | None:
     """The animation of a match that just finished, for its results message; None (and a warning)
     for a match that does not replay, which never holds its results up."""
-    match = MatchRecord.of(row, seats, await store.actions(row.id))
+    match = MatchRecord.of(row, seats, await store.games.actions(row.id))
 
     def draw() -> bytes:
         return animation(Replay.build(adapter, match, finished), Viewer(language, match.names))
@@ -346,14 +346,14 @@ class ReplayService:
 
     async def finished(self, guild_id: int | None, game_id: int) -> tuple[GameRow, list[SeatRow]]:
         """The finished match ``game_id`` of this server; refused otherwise, saying why."""
-        row = await self.store.game(game_id)
+        row = await self.store.games.game(game_id)
         if row is None or row.kind not in self.adapters or row.status in ("lobby", "aborted"):
             raise GameError("replay.error.unknown")
         if row.guild_id != guild_id:
             raise GameError("replay.error.other_server")
         if row.status != "finished":
             raise GameError("replay.error.running")
-        return row, await self.store.seats(game_id)
+        return row, await self.store.games.seats(game_id)
 
     def cached(self, game_id: int) -> bool:
         return game_id in self._replays
@@ -365,7 +365,7 @@ class ReplayService:
             async with self._building[row.id]:
                 replay = self._replays.get(row.id)
                 if replay is None:
-                    match = MatchRecord.of(row, seats, await self.store.actions(row.id))
+                    match = MatchRecord.of(row, seats, await self.store.games.actions(row.id))
                     replay = await asyncio.to_thread(Replay.build, self.adapters[row.kind], match, row.state)
                     self._replays[row.id] = replay
                     while len(self._replays) > REPLAYS_KEPT:
@@ -396,7 +396,7 @@ class ReplayService:
     async def choices(self, guild_id: int, typed: str, language: str) -> list[app_commands.Choice[str]]:
         """The server's finished matches, newest first, named as /history names them, those whose
         name holds what was typed."""
-        matches = await self.store.finished_matches(guild_id, None, limit=CHOICES_LIMIT)
+        matches = await self.store.records.finished_matches(guild_id, None, limit=CHOICES_LIMIT)
         wanted = typed.strip().casefold()
         choices = []
         for match in matches:

@@ -140,7 +140,7 @@ class TableService:
         the read began, what lets the click's move, or its panel, use it (``ClickRead``)."""
         lock = self._locks.get(game_id)
         free, taken = lock is None or not lock.locked(), lock.taken if lock is not None else 0
-        snapshot = await self.store.snapshot(game_id)
+        snapshot = await self.store.games.snapshot(game_id)
         return snapshot, ClickRead(snapshot, taken) if free and snapshot is not None else None
 
     async def load(self, game_id: int, *, finished_too: bool = False, read: ClickRead | None = None) -> Table:
@@ -149,7 +149,7 @@ class TableService:
         if read is not None and self._unwritten_since(read, game_id, locked=False):
             read.table = self._table(read.snapshot, finished_too)
             return read.table
-        return self._table(await self.store.snapshot(game_id), finished_too)
+        return self._table(await self.store.games.snapshot(game_id), finished_too)
 
     async def load_to_move(self, game_id: int, read: ClickRead | None = None) -> Table:
         """Under the game's lock, before a move: the game, once anything a crash left undelivered
@@ -166,10 +166,10 @@ class TableService:
         if read is not None and self._unwritten_since(read, game_id, locked=True):
             read.table = self._table(read.snapshot)
             return read.table
-        snapshot = await self.store.snapshot(game_id)
+        snapshot = await self.store.games.snapshot(game_id)
         if snapshot is not None and snapshot.pending:
             await self._deliver_all_pending(snapshot.pending)
-            snapshot = await self.store.snapshot(game_id)
+            snapshot = await self.store.games.snapshot(game_id)
         return self._table(snapshot)
 
     def _unwritten_since(self, read: ClickRead, game_id: int, *, locked: bool) -> bool:
@@ -206,7 +206,7 @@ class TableService:
         return table, seat
 
     async def game_in_channel(self, channel_id: int | None, kind: str | None = None) -> GameRow:
-        row = await self.store.open_game_in(channel_id or 0)
+        row = await self.store.games.open_game_in(channel_id or 0)
         if row is None or (kind is not None and row.kind != kind):
             raise GameError("error.no_game_here")
         return row
@@ -393,7 +393,7 @@ class TableService:
         # the pictures its publication shows are drawn there too, in the same trip.
         publication, change, after = await asyncio.to_thread(move)
         try:
-            await self.store.commit(table.row, change, now)
+            await self.store.games.commit(table.row, change, now)
         except StaleVersion:
             # Its pictures were drawn for nothing (rare: another process moved the game first).
             raise OutOfDate from None
@@ -429,9 +429,9 @@ class TableService:
         delivered them meanwhile (and moved on), and a publication read before would be sent again,
         told against a later state.
         """
-        for game_id in dict.fromkeys(pending.game_id for pending in await self.store.pending()):
+        for game_id in dict.fromkeys(pending.game_id for pending in await self.store.outbox.pending()):
             async with self.lock(game_id):
-                snapshot = await self.store.snapshot(game_id)
+                snapshot = await self.store.games.snapshot(game_id)
                 await self._deliver_all_pending(snapshot.pending if snapshot is not None else ())
 
     async def _deliver_all_pending(self, pendings: Sequence[Pending]) -> bool:
@@ -449,7 +449,7 @@ class TableService:
         try:
             table = await self.load(pending.game_id, finished_too=True)
         except GameError:  # aborted since: nothing left to tell
-            await self.store.delivered(pending)
+            await self.store.outbox.delivered(pending)
             return True
         try:
             await self.publisher.deliver(table, Publication.from_json(pending.publication), pending)
@@ -458,7 +458,7 @@ class TableService:
             return False
         except Exception:
             log.exception("announcements of game %s version %s given up", pending.game_id, pending.version)
-            await self.store.delivered(pending)
+            await self.store.outbox.delivered(pending)
         return True
 
     def _deferred(self, game_id: int) -> None:
@@ -472,7 +472,7 @@ class TableService:
             for delay in RETRY_DELAYS:
                 await asyncio.sleep(delay)
                 async with self.lock(game_id):
-                    snapshot = await self.store.snapshot(game_id)
+                    snapshot = await self.store.games.snapshot(game_id)
                     pendings = snapshot.pending if snapshot is not None else ()
                     if await self._deliver_all_pending(pendings):
                         return
@@ -521,20 +521,20 @@ class TableService:
                 await self._fired(timer)
             except Exception:
                 log.exception("timer %s failed; dropping it", timer)
-                await self.store.drop_timer(timer)
+                await self.store.timers.drop_timer(timer)
 
     async def _fired(self, timer: TimerRow) -> None:
         try:
             table = await self.load_to_move(timer.game_id)
         except GameError:
-            await self.store.drop_timer(timer)
+            await self.store.timers.drop_timer(timer)
             return
         deciding = table.game.to_act() if timer.kind == ROBOT_MOVE else table.game.required_to_act()
         actions = deciding.get(timer.seat)
         # A timer taken just before a seat changed hands is for whoever played it then.
         computers_timer = (timer.kind == ROBOT_MOVE) == (timer.seat in table.robots)
         if actions is None or decision_key(actions) != timer.decision or not computers_timer:
-            await self.store.drop_timer(timer)
+            await self.store.timers.drop_timer(timer)
             return
         viewer = table.viewer()
         if timer.kind == ROBOT_MOVE:
@@ -562,10 +562,10 @@ class TableService:
                 except DeliveryDeferred:
                     # Discord could not take it now (its limits, its servers): it comes shortly.
                     log.warning("reminder of game %s deferred", table.row.id)
-                    await self.store.postpone_timer(timer, self.now() + RETRY_DELAYS[0])
+                    await self.store.timers.postpone_timer(timer, self.now() + RETRY_DELAYS[0])
                     self.poke_timers()
                     return
-            await self.store.drop_timer(timer)
+            await self.store.timers.drop_timer(timer)
             return
         if standins.enabled(table.row.options) and await self._timed_out_again(table, timer.seat):
             # A computer plays this seat's moves, at its pace, until its player acts again.
@@ -581,7 +581,7 @@ class TableService:
 
     async def _timed_out_again(self, table: Table, seat: int) -> bool:
         """Whether the turn running out now is the seat's second in a row to run out."""
-        moves = await self.store.moves_since_own(table.row.id, seat)
+        moves = await self.store.games.moves_since_own(table.row.id, seat)
         return standins.turns_timed_out(moves, seat) >= standins.TIMED_OUT_TURNS
 
     async def _robot_move(self, table: Table, seat: int) -> None:

@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 import discord
 
-from bot.store import Store, TimerRow
-from bot.store.store import TIMER_LEASE
+from bot.store import TimerRow
+from bot.store.timers import TIMER_LEASE, TimerStore
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class TimerService:
     """
 
     def __init__(
-        self, store: Store, fire: Callable[[TimerRow], Awaitable[None]], sleep: Sleep = asyncio.sleep
+        self, store: TimerStore, fire: Callable[[TimerRow], Awaitable[None]], sleep: Sleep = asyncio.sleep
     ) -> None:
         self._store = store
         self._fire = fire

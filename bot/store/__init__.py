@@ -1,7 +1,6 @@
 """Persistence: one Store, written once, over SQLite (the default) or PostgreSQL."""
 
-from bot.store.schema import MIGRATIONS
-from bot.store.store import (
+from bot.store.rows import (
     ChannelBusy,
     Commit,
     FinishedMatch,
@@ -17,9 +16,10 @@ from bot.store.store import (
     Snapshot,
     StaleVersion,
     Standing,
-    Store,
     TimerRow,
 )
+from bot.store.schema import MIGRATIONS
+from bot.store.store import Store
 
 __all__ = [
     "MIGRATIONS",

@@ -15,6 +15,8 @@ from bot import tables as tables_module
 from bot import timers
 from bot.outbox import part_nonce
 from bot.store import GameRow, Pending, Store, TimerRow
+from bot.store.games import Games
+from bot.store.outbox import Outbox
 from bot.tables import TableService
 from bot.timers import TimerService
 from games.bue import Bue
@@ -177,7 +179,7 @@ async def test_a_part_sent_again_after_a_crash_carries_the_nonce_it_was_first_se
         raise asyncio.CancelledError  # the process dies between sending a part and marking it sent
 
     with monkeypatch.context() as patch:
-        patch.setattr(Store, "mark_delivered", killed_before_marking)
+        patch.setattr(Outbox, "mark_delivered", killed_before_marking)
         await driver.members[seat].click(driver.table_message(), label="Draw")
     (first,) = [nonce for channel, text, nonce in sent if drew in text]
     await simcord_env.restart_bot(make_bot())
@@ -204,7 +206,7 @@ async def test_a_table_message_posted_again_after_a_crash_carries_the_nonce_it_w
         raise asyncio.CancelledError  # the process dies between posting the table and keeping its id
 
     with monkeypatch.context() as patch:
-        patch.setattr(Store, "set_message", killed_before_keeping_it)
+        patch.setattr(Games, "set_message", killed_before_keeping_it)
         await driver.members[seat].slash(driver.channel, "rummikub draw")
     await simcord_env.restart_bot(make_bot())
 
@@ -224,14 +226,14 @@ async def test_what_a_timer_or_click_delivered_while_start_up_waited_for_the_loc
         await simcord_env.restart_bot(make_bot())
     tables = simcord_env.bot.tables
     read = asyncio.Event()
-    listed = Store.pending
+    listed = Outbox.pending
 
     async def listed_then_waits(self: Store) -> list:
         pending = await listed(self)
         read.set()
         return pending
 
-    monkeypatch.setattr(Store, "pending", listed_then_waits)
+    monkeypatch.setattr(Outbox, "pending", listed_then_waits)
     # A timer (or a click) holds the game when the start-up delivery has just listed what is owed.
     async with tables.lock(driver.game_id):
         start_up = asyncio.create_task(tables.deliver_pending())
@@ -392,7 +394,7 @@ async def test_a_timer_whose_firing_fails_is_dropped_under_its_games_lock_and_ch
     before = driver.state()
     tables = simcord_env.bot.tables
     drops: list[tuple[str, bool]] = []  # each timer dropped, and whether its game's lock was held
-    drop = tables.store.drop_timer
+    drop = tables.store.timers.drop_timer
 
     async def dropped(timer: TimerRow) -> None:
         drops.append((timer.kind, tables.lock(timer.game_id).locked()))
@@ -401,7 +403,7 @@ async def test_a_timer_whose_firing_fails_is_dropped_under_its_games_lock_and_ch
     async def broken(*args: Any) -> bool:
         raise RuntimeError("a bug in the expiry")
 
-    monkeypatch.setattr(tables.store, "drop_timer", dropped)
+    monkeypatch.setattr(tables.store.timers, "drop_timer", dropped)
     monkeypatch.setattr(TableService, "_timed_out_again", broken)
     with caplog.at_level("ERROR"):
         await simcord_env.advance_time(3600 + 1)  # the reminder at half time, then the expiry

@@ -9,6 +9,7 @@ import pytest
 
 from bot.i18n import t
 from bot.store import Snapshot, Store
+from bot.store.games import Games
 from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
 from tests.bot.test_bue_play import ephemeral_text
@@ -17,15 +18,15 @@ from tests.conftest import BACKENDS
 
 
 def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The game ids read by ``Store.snapshot`` from now on."""
+    """The game ids read by ``Games.snapshot`` from now on."""
     reads: list[int] = []
-    snapshot = Store.snapshot
+    snapshot = Games.snapshot
 
     async def counted(store: Store, game_id: int) -> Snapshot | None:
         reads.append(game_id)
         return await snapshot(store, game_id)
 
-    monkeypatch.setattr(Store, "snapshot", counted)
+    monkeypatch.setattr(Games, "snapshot", counted)
     return reads
 
 
@@ -112,7 +113,7 @@ async def test_a_move_of_another_process_after_the_click_s_read_is_answered_as_t
     bot = simcord_bot
     other_process = TableService(bot.adapters, bot.settings, bot)
     other_process.open(bot.store, bot.timers)
-    (expiry,) = [timer for timer in await bot.store.timers(driver.game_id) if timer.kind == "expire"]
+    (expiry,) = [timer for timer in await bot.store.timers.timers(driver.game_id) if timer.kind == "expire"]
 
     async def another_process_moves() -> None:
         await other_process.fire(expiry)
@@ -136,7 +137,7 @@ async def test_a_move_of_this_process_after_the_click_s_read_is_read_again_under
     seat = driver.state().turn
     rack = len(driver.state().racks[seat])
     bot = simcord_bot
-    (expiry,) = [timer for timer in await bot.store.timers(driver.game_id) if timer.kind == "expire"]
+    (expiry,) = [timer for timer in await bot.store.timers.timers(driver.game_id) if timer.kind == "expire"]
 
     async def the_turn_runs_out() -> None:
         await bot.tables.fire(expiry)
@@ -144,13 +145,13 @@ async def test_a_move_of_this_process_after_the_click_s_read_is_read_again_under
     after_the_click_s_read(monkeypatch, bot.tables, the_turn_runs_out)
     reads = count_reads(monkeypatch)
     commits = []
-    commit = Store.commit
+    commit = Games.commit
 
     async def counted_commit(store: Store, *args: Any) -> int:
         commits.append(args)
         return await commit(store, *args)
 
-    monkeypatch.setattr(Store, "commit", counted_commit)
+    monkeypatch.setattr(Games, "commit", counted_commit)
     refused = await driver.members[seat].click(driver.table_message(), label="Draw")
     assert t("en", "error.table_moved_on") in ephemeral_text(refused)
     # The click's read, the timer's, the move's under the lock and the table shown; one commit:

@@ -19,6 +19,8 @@ from bot import tables as tables_module
 from bot.outbox import TABLE_PART
 from bot.refusals import REPOST_AGE
 from bot.store import Store
+from bot.store.games import Games
+from bot.store.outbox import Outbox
 from games.bue import Bue
 from games.rumbugz import RumBugz
 from games.rummikub import Rummikub
@@ -125,7 +127,7 @@ async def test_a_crash_between_the_new_table_and_its_mark_does_not_post_it_twice
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     old = driver.table_id()
     simcord_env.inject_error("PATCH", f"/channels/{driver.channel.id}/messages/{old}", **TOO_MANY_OLD_EDITS)
-    marked = Store.mark_delivered
+    marked = Outbox.mark_delivered
 
     async def killed_before_marking_the_table(self: Store, pending: Any, part: str) -> Any:
         if part == TABLE_PART:
@@ -133,7 +135,7 @@ async def test_a_crash_between_the_new_table_and_its_mark_does_not_post_it_twice
         return await marked(self, pending, part)
 
     with monkeypatch.context() as patch:
-        patch.setattr(Store, "mark_delivered", killed_before_marking_the_table)
+        patch.setattr(Outbox, "mark_delivered", killed_before_marking_the_table)
         await driver.members[seat].slash(driver.channel, "rummikub draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
     await simcord_env.restart_bot(make_bot())
@@ -155,7 +157,7 @@ async def test_a_crash_between_the_new_table_and_keeping_its_id_posts_it_once_by
         raise asyncio.CancelledError
 
     with monkeypatch.context() as patch:
-        patch.setattr(Store, "set_message", killed_before_keeping_it)
+        patch.setattr(Games, "set_message", killed_before_keeping_it)
         await driver.members[seat].slash(driver.channel, "rummikub draw")
     await simcord_env.restart_bot(make_bot())
 

@@ -245,7 +245,7 @@ async def test_twenty_people_starting_at_once_open_one_lobby(tmp_path):
     try:
         starts = await asyncio.gather(
             *(
-                store.create_lobby(
+                store.games.create_lobby(
                     kind="bue",
                     guild_id=1,
                     channel_id=2,

@@ -27,7 +27,7 @@ ENGINES: tuple[type[Game], ...] = (Bue, SerieBum, Rummikub, RumBugz)
 
 async def finished_game(store: Store, engine: type[Game], channel: int) -> int:
     """A match of ``engine`` already over, with its results and a publication still owed."""
-    game_id = await store.create_lobby(
+    game_id = await store.games.create_lobby(
         kind=engine.name,
         guild_id=77,
         channel_id=channel,
@@ -40,9 +40,9 @@ async def finished_game(store: Store, engine: type[Game], channel: int) -> int:
         seed=channel,
         now=0.0,
     )
-    await store.join(game_id, 2, "bruno", "en")
+    await store.games.join(game_id, 2, "bruno", "en")
     game, _ = engine.begin(2, engine.resolve_options({}), seed=channel)
-    await store.start(game_id, game.to_json(), [(0, "expire", "any", 3600.0)])
+    await store.games.start(game_id, game.to_json(), [(0, "expire", "any", 3600.0)])
     change = Commit(
         seat=0,
         action={"type": "leave"},
@@ -53,7 +53,7 @@ async def finished_game(store: Store, engine: type[Game], channel: int) -> int:
         winner=0,
         publication={"events": [], "before": {}, "prefix": "", "show_hands": False, "actor": 0},
     )
-    await store.commit(await store.game(game_id), change, now=10.0)
+    await store.games.commit(await store.games.game(game_id), change, now=10.0)
     return game_id
 
 

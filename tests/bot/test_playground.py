@@ -179,7 +179,7 @@ async def test_no_link_the_page_cannot_open_and_names_where_it_cannot_draw_a_men
 
 def test_history_links_to_results_only_where_links_open():
     from bot.records import history_embed
-    from bot.store.store import FinishedMatch, MatchSeat
+    from bot.store.rows import FinishedMatch, MatchSeat
 
     seats = [MatchSeat("Anna", 50, True, False), MatchSeat("🤖 Hard 1", 0, False, False)]
     match = FinishedMatch(1, "bue", 5, 6, 7, 1_700_000_000.0, seats)

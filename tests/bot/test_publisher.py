@@ -88,7 +88,7 @@ async def dealt_bue(tmp_path: Path) -> tuple[TableService, FakeMessenger, int, P
     service = TableService({adapter.name: adapter}, settings, messenger)
     store = await Store.open(settings.database)
     service.open(store, NoTimers())
-    game_id = await store.create_lobby(
+    game_id = await store.games.create_lobby(
         kind=adapter.name,
         guild_id=1,
         channel_id=CHANNEL_ID,
@@ -102,9 +102,9 @@ async def dealt_bue(tmp_path: Path) -> tuple[TableService, FakeMessenger, int, P
         now=0.0,
         players=[(2, "bruno", "en")],
     )
-    row = await store.game(game_id)
+    row = await store.games.game(game_id)
     assert row is not None
-    publication = await begin(service, row, await store.seats(game_id), adapter)
+    publication = await begin(service, row, await store.games.seats(game_id), adapter)
     return service, messenger, game_id, publication
 
 
@@ -125,7 +125,7 @@ async def test_parts_go_out_in_the_stated_order(tmp_path: Path) -> None:
     order = [step.part for step in DELIVERY]
     kinds = [DM_PART if part.startswith(DM_PART) else part for part in sent]
     assert kinds == sorted(kinds, key=order.index)
-    assert await service.store.pending() == []
+    assert await service.store.outbox.pending() == []
     await service.store.close()
 
 
@@ -134,7 +134,7 @@ async def test_a_crash_before_a_mark_sends_nothing_twice(
 ) -> None:
     service, messenger, game_id, publication = await dealt_bue(tmp_path)
     store = service.store
-    mark = store.mark_delivered
+    mark = store.outbox.mark_delivered
 
     async def crash_at_the_first_dm(pending: Pending, part: str) -> Pending:
         if part == "dm:0":
@@ -142,11 +142,11 @@ async def test_a_crash_before_a_mark_sends_nothing_twice(
         return await mark(pending, part)
 
     with monkeypatch.context() as patch:
-        patch.setattr(store, "mark_delivered", crash_at_the_first_dm)
+        patch.setattr(store.outbox, "mark_delivered", crash_at_the_first_dm)
         with pytest.raises(RuntimeError):
             await service.publisher.deliver(await service.load(game_id, finished_too=True), publication)
     sent_before = list(messenger.sent)
-    (pending,) = await store.pending()
+    (pending,) = await store.outbox.pending()
     assert {TABLE_PART, CHANNEL_PART} <= pending.delivered
 
     # The next start delivers what is pending, from the state committed with it.
@@ -156,5 +156,5 @@ async def test_a_crash_before_a_mark_sends_nothing_twice(
     # The table and the channel's lines were marked: not sent again; the first DM was sent
     # again with its nonce (Discord kept one message); the second was sent once.
     assert resent == [(3, part_nonce(table.row, pending, "dm:1"))]
-    assert await store.pending() == []
+    assert await store.outbox.pending() == []
     await store.close()

@@ -12,7 +12,7 @@ import discord
 
 from bot import charts, tables
 from bot.publisher import Publisher
-from bot.store import Store
+from bot.store.outbox import Outbox
 from tests.bot.bue_driver import BueDriver
 
 CHART = "attachment://scores.png"
@@ -86,7 +86,7 @@ async def test_a_chart_left_undelivered_by_a_crash_is_added_once_after_the_resta
     driver = BueDriver(simcord_env, database, players=2)
     await driver.open(target=10)
     crashed: list[bool] = []
-    delivered = Store.delivered
+    delivered = Outbox.delivered
 
     async def killed_before_the_chart(self, *args: Any) -> None:
         crashed.append(True)
@@ -98,7 +98,7 @@ async def test_a_chart_left_undelivered_by_a_crash_is_added_once_after_the_resta
     rng = random.Random(21)
     with monkeypatch.context() as patch:
         patch.setattr(Publisher, "_add_chart", killed_before_the_chart)
-        patch.setattr(Store, "delivered", not_after_a_crash)
+        patch.setattr(Outbox, "delivered", not_after_a_crash)
         while driver.status() == "running":
             await driver.play_one(rng)
     assert crashed

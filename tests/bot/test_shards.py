@@ -24,7 +24,7 @@ async def test_a_process_times_out_the_games_of_its_shards_and_leaves_the_others
     # engine could load, so that loading it at start-up would fail the test.
     other_process = await Store.open(database)
     try:
-        theirs = await other_process.create_lobby(
+        theirs = await other_process.games.create_lobby(
             kind="bue",
             guild_id=OTHER_SHARDS_GUILD,
             channel_id=1,
@@ -37,7 +37,7 @@ async def test_a_process_times_out_the_games_of_its_shards_and_leaves_the_others
             seed=1,
             now=0.0,
         )
-        await other_process.start(theirs, {"not": "loaded"}, [(0, "expire", "swap", 0.0)])
+        await other_process.games.start(theirs, {"not": "loaded"}, [(0, "expire", "swap", 0.0)])
         driver = BueDriver(simcord_env, database, players=2, shard=1)
         await driver.open(turn_timeout="1h")
         await simcord_env.advance_time(3600 + 1)
@@ -45,7 +45,8 @@ async def test_a_process_times_out_the_games_of_its_shards_and_leaves_the_others
             "SELECT COUNT(*) FROM actions WHERE game_id = ? AND by_timeout = 1", driver.game_id
         )
         assert driver.query("SELECT version FROM games WHERE id = ?", driver.game_id) != [(1,)]
-        assert [(timer.seat, timer.due_at) for timer in await other_process.timers(theirs)] == [(0, 0.0)]
-        assert (await other_process.game(theirs)).version == 1
+        their_timers = await other_process.timers.timers(theirs)
+        assert [(timer.seat, timer.due_at) for timer in their_timers] == [(0, 0.0)]
+        assert (await other_process.games.game(theirs)).version == 1
     finally:
         await other_process.close()

@@ -18,7 +18,8 @@ import pytest
 from bot.store import MIGRATIONS, ChannelBusy, Commit, SeatRow, Shards, StaleVersion, Store
 from bot.store.backend import Statement
 from bot.store.community import PlayerChoices, ServerChoices
-from bot.store.store import SEAT_CHANGE, SEAT_CHANGE_PARAMETERS, SEAT_WRITES, TIMER_LEASE, SeatChange
+from bot.store.rows import SEAT_CHANGE, SEAT_CHANGE_PARAMETERS, SEAT_WRITES, SeatChange
+from bot.store.timers import TIMER_LEASE
 from tests.conftest import BACKENDS, database_for
 
 # Guild ids on shard 0 and on shard 1 of two: the shard is (guild_id >> 22) % 2.
@@ -51,7 +52,7 @@ async def store(open_store) -> Store:
 
 
 async def open_lobby(store: Store, channel: int = 10, host: int = 1, guild: int = 5) -> int:
-    return await store.create_lobby(
+    return await store.games.create_lobby(
         kind="bue",
         guild_id=guild,
         channel_id=channel,
@@ -68,8 +69,8 @@ async def open_lobby(store: Store, channel: int = 10, host: int = 1, guild: int 
 
 async def running_game(store: Store, channel: int = 10, guild: int = 5, due_at: float = 100.0) -> int:
     game_id = await open_lobby(store, channel, guild=guild)
-    await store.join(game_id, 2, "bruno", "en")
-    await store.start(game_id, {"n": 0}, [(0, "expire", "deck,swap", due_at)], {"events": []})
+    await store.games.join(game_id, 2, "bruno", "en")
+    await store.games.start(game_id, {"n": 0}, [(0, "expire", "deck,swap", due_at)], {"events": []})
     return game_id
 
 
@@ -88,24 +89,28 @@ async def test_one_open_game_per_channel(store):
     with pytest.raises(ChannelBusy) as busy:
         await open_lobby(store, host=2)
     assert busy.value.game.id == first
-    await store.end(first, "aborted")
+    await store.games.end(first, "aborted")
     assert await open_lobby(store) != first
 
 
 async def test_lobby_seats_follow_join_order_and_stay_dense(store):
     game = await open_lobby(store)
-    await store.join(game, 2, "bruno", "fr")
-    await store.join(game, 3, "carla", "en")
-    await store.leave_lobby(game, 2)
-    await store.join(game, 4, "dario", "en")
-    assert [(s.seat, s.name) for s in await store.seats(game)] == [(0, "anna"), (1, "carla"), (2, "dario")]
+    await store.games.join(game, 2, "bruno", "fr")
+    await store.games.join(game, 3, "carla", "en")
+    await store.games.leave_lobby(game, 2)
+    await store.games.join(game, 4, "dario", "en")
+    assert [(s.seat, s.name) for s in await store.games.seats(game)] == [
+        (0, "anna"),
+        (1, "carla"),
+        (2, "dario"),
+    ]
 
 
 async def test_a_commit_writes_everything_or_nothing(store):
     game_id = await open_lobby(store)
-    await store.join(game_id, 2, "bruno", "en")
-    await store.start(game_id, {"n": 0}, [(0, "expire", "deck,swap", 100.0)])
-    game = await store.game(game_id)
+    await store.games.join(game_id, 2, "bruno", "en")
+    await store.games.start(game_id, {"n": 0}, [(0, "expire", "deck,swap", 100.0)])
+    game = await store.games.game(game_id)
     change = Commit(
         seat=0,
         action={"type": "deck"},
@@ -115,73 +120,73 @@ async def test_a_commit_writes_everything_or_nothing(store):
         finished=True,
         winner=0,
     )
-    assert await store.commit(game, change, now=50.0) == 2
+    assert await store.games.commit(game, change, now=50.0) == 2
     # The same version again (a double click racing itself) is refused and changes nothing.
     with pytest.raises(StaleVersion):
-        await store.commit(game, change, now=60.0)
-    assert await store.actions(game_id) == [(0, {"type": "deck"})]
-    assert [t.seat for t in await store.timers(game_id)] == [1]
-    assert [s.total for s in await store.seats(game_id)] == [30, 0]
-    board = await store.leaderboard(5, "bue")
+        await store.games.commit(game, change, now=60.0)
+    assert await store.games.actions(game_id) == [(0, {"type": "deck"})]
+    assert [t.seat for t in await store.timers.timers(game_id)] == [1]
+    assert [s.total for s in await store.games.seats(game_id)] == [30, 0]
+    board = await store.records.leaderboard(5, "bue")
     assert [(s.name, s.wins, s.games, s.points) for s in board] == [("anna", 1, 1, 30), ("bruno", 0, 1, 0)]
-    assert await store.leaderboard(5, "rummikub") == []
+    assert await store.records.leaderboard(5, "rummikub") == []
     # Rated in the same commit, from the results it wrote.
-    assert [standing.name for standing in await store.rating_board(5, "bue")] == ["anna", "bruno"]
+    assert [standing.name for standing in await store.records.rating_board(5, "bue")] == ["anna", "bruno"]
 
 
 async def test_a_snapshot_reads_what_a_move_needs_in_one_go(store):
     game_id = await running_game(store)
-    snapshot = await store.snapshot(game_id)
-    assert snapshot.game == await store.game(game_id)
-    assert snapshot.seats == await store.seats(game_id)
-    assert snapshot.timers == await store.timers(game_id)
-    assert snapshot.pending == await store.pending()
+    snapshot = await store.games.snapshot(game_id)
+    assert snapshot.game == await store.games.game(game_id)
+    assert snapshot.seats == await store.games.seats(game_id)
+    assert snapshot.timers == await store.timers.timers(game_id)
+    assert snapshot.pending == await store.outbox.pending()
     assert [pending.version for pending in snapshot.pending] == [1]
-    assert await store.snapshot(game_id + 1) is None
-    assert await store.snapshot(2**64) is None  # a forged id names no game
+    assert await store.games.snapshot(game_id + 1) is None
+    assert await store.games.snapshot(2**64) is None  # a forged id names no game
 
 
 async def test_a_snapshot_keeps_the_order_of_each_of_its_reads(store):
     """Seats by seat, timers by when they are due, publications by version, whatever order
     they were written in (SQLite reads them all in one statement)."""
     game_id = await open_lobby(store)
-    await store.join(game_id, 2, "bruno", "en")
-    await store.join(game_id, 3, "carla", "fr")
-    await store.start(
+    await store.games.join(game_id, 2, "bruno", "en")
+    await store.games.join(game_id, 3, "carla", "fr")
+    await store.games.start(
         game_id, {"n": 0}, [(0, "expire", "x", 300.0), (1, "expire", "x", 100.0)], {"events": []}
     )
     timers = [(2, "expire", "y", 50.0), (0, "remind", "y", 500.0), (1, "expire", "y", 20.0)]
     change = replace(move(1), timers=timers, publication={"events": []})
-    await store.commit(await store.game(game_id), change, now=1.0)
-    snapshot = await store.snapshot(game_id)
+    await store.games.commit(await store.games.game(game_id), change, now=1.0)
+    snapshot = await store.games.snapshot(game_id)
     assert [seat.seat for seat in snapshot.seats] == [0, 1, 2]
-    assert snapshot.seats == await store.seats(game_id)
+    assert snapshot.seats == await store.games.seats(game_id)
     assert [timer.due_at for timer in snapshot.timers] == [20.0, 50.0, 500.0]
-    assert snapshot.timers == await store.timers(game_id)
+    assert snapshot.timers == await store.timers.timers(game_id)
     assert [pending.version for pending in snapshot.pending] == [1, 2]
-    assert snapshot.pending == await store.pending()
+    assert snapshot.pending == await store.outbox.pending()
 
 
 async def test_deleting_a_game_takes_its_rows_with_it(store):
     game_id = await open_lobby(store)
-    await store._write("DELETE FROM games WHERE id = ?", (game_id,))
-    assert await store.seats(game_id) == []
+    await store.games._write("DELETE FROM games WHERE id = ?", (game_id,))
+    assert await store.games.seats(game_id) == []
 
 
 async def test_two_processes_racing_on_one_game_commit_one_move(store, open_store):
     other = await open_store()
     game_id = await running_game(store)
     for n in range(1, 6):
-        game = await store.game(game_id)
+        game = await store.games.game(game_id)
         outcomes = await asyncio.gather(
-            store.commit(game, move(2 * n), now=1.0),
-            other.commit(game, move(2 * n + 1), now=1.0),
+            store.games.commit(game, move(2 * n), now=1.0),
+            other.games.commit(game, move(2 * n + 1), now=1.0),
             return_exceptions=True,
         )
         assert sorted(map(type, outcomes), key=str) == sorted([int, StaleVersion], key=str)
         winner = next(2 * n + i for i, outcome in enumerate(outcomes) if outcome == game.version + 1)
-        assert (await other.game(game_id)).state == {"n": winner}
-    assert len(await store.actions(game_id)) == 5
+        assert (await other.games.game(game_id)).state == {"n": winner}
+    assert len(await store.games.actions(game_id)) == 5
 
 
 async def test_two_processes_opening_a_game_in_one_channel_open_one(store, open_store):
@@ -195,13 +200,13 @@ async def test_two_processes_opening_a_game_in_one_channel_open_one(store, open_
 async def test_each_due_timer_is_taken_by_one_process_until_its_lease_ends(store, open_store):
     other = await open_store()
     games = [await running_game(store, channel=10 + n, due_at=100.0 + n) for n in range(6)]
-    taken = await asyncio.gather(store.due_timers(200.0), other.due_timers(200.0))
+    taken = await asyncio.gather(store.timers.due_timers(200.0), other.timers.due_timers(200.0))
     assert sorted(timer.game_id for timers in taken for timer in timers) == games
-    assert await store.due_timers(201.0) == [] and await other.due_timers(201.0) == []
+    assert await store.timers.due_timers(201.0) == [] and await other.timers.due_timers(201.0) == []
     # Held by a lease, a timer is next due when the lease ends: nobody spins on it meanwhile.
-    assert await other.next_due() == 200.0 + TIMER_LEASE
+    assert await other.timers.next_due() == 200.0 + TIMER_LEASE
     # A process that died holding timers leaves them to another once the lease is over.
-    retaken = await other.due_timers(200.0 + TIMER_LEASE)
+    retaken = await other.timers.due_timers(200.0 + TIMER_LEASE)
     assert sorted(timer.game_id for timer in retaken) == games
 
 
@@ -210,12 +215,12 @@ async def test_a_process_sees_only_the_games_of_its_shards(open_store):
     on_first = await running_game(first, channel=10, guild=GUILD_ON_SHARD[0])
     on_second = await running_game(first, channel=11, guild=GUILD_ON_SHARD[1])
     for store, mine in ((first, on_first), (second, on_second)):
-        assert [game.id for game in await store.running_games()] == [mine]
-        assert [pending.game_id for pending in await store.pending()] == [mine]
-        assert await store.next_due() == 100.0
-        assert [timer.game_id for timer in await store.due_timers(200.0)] == [mine]
+        assert [game.id for game in await store.games.running_games()] == [mine]
+        assert [pending.game_id for pending in await store.outbox.pending()] == [mine]
+        assert await store.timers.next_due() == 100.0
+        assert [timer.game_id for timer in await store.timers.due_timers(200.0)] == [mine]
     both = await open_store(Shards(2, (0, 1)))
-    assert [game.id for game in await both.running_games()] == [on_first, on_second]
+    assert [game.id for game in await both.games.running_games()] == [on_first, on_second]
 
 
 async def test_a_snapshot_on_postgresql_is_one_moment_while_another_process_commits(postgres_database):
@@ -235,11 +240,11 @@ async def test_a_snapshot_on_postgresql_is_one_moment_while_another_process_comm
         waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
         while not await blocker.fetchval(waiting):
             await asyncio.sleep(0.01)
-        await other.commit(await other.game(game_id), move(1), now=1.0)
+        await other.games.commit(await other.games.game(game_id), move(1), now=1.0)
         await blocker.execute("SELECT pg_advisory_unlock(21)")
         before, _, after = await asyncio.wait_for(reads, 30)
         assert [row["version"] for row in (*before, *after)] == [1, 1]
-        assert (await store.game(game_id)).version == 2
+        assert (await store.games.game(game_id)).version == 2
     finally:
         await blocker.close()
         await store.close()
@@ -248,16 +253,16 @@ async def test_a_snapshot_on_postgresql_is_one_moment_while_another_process_comm
 
 async def test_sqlite_uses_wal_and_foreign_keys(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
-    assert (await store._value("PRAGMA journal_mode")) == "wal"
-    assert (await store._value("PRAGMA foreign_keys")) == 1
+    assert (await store.games._value("PRAGMA journal_mode")) == "wal"
+    assert (await store.games._value("PRAGMA foreign_keys")) == 1
     await store.close()
 
 
 async def test_a_move_changes_each_seat_it_names_and_leaves_the_others(store):
     game_id = await open_lobby(store)
-    await store.join(game_id, 2, "bruno", "en")
-    await store.add_robot(game_id, "hard", "robot")
-    await store.start(game_id, {"n": 0}, [], robot_states={2: {"memory": 1}})
+    await store.games.join(game_id, 2, "bruno", "en")
+    await store.games.add_robot(game_id, "hard", "robot")
+    await store.games.start(game_id, {"n": 0}, [], robot_states={2: {"memory": 1}})
     change = Commit(
         seat=1,
         action={"type": "deck"},
@@ -268,10 +273,10 @@ async def test_a_move_changes_each_seat_it_names_and_leaves_the_others(store):
         changed_decisions=[2],
         robot_states={2: {"memory": 2}},
     )
-    seats = await store.seats(game_id)
-    version = await store.commit(await store.game(game_id), change, now=1.0)
-    assert await store.seats(game_id) == change.seats_after(seats, version)
-    after = await store.seats(game_id)
+    seats = await store.games.seats(game_id)
+    version = await store.games.commit(await store.games.game(game_id), change, now=1.0)
+    assert await store.games.seats(game_id) == change.seats_after(seats, version)
+    after = await store.games.seats(game_id)
     expected = [(10, False, 1), (20, True, 1), (0, False, 2)]
     assert [(seat.total, seat.gone, seat.decision_since) for seat in after] == expected
     assert after[2].robot_state == {"memory": 2}
@@ -300,7 +305,7 @@ async def test_a_transaction_cancelled_mid_statement_rolls_back_and_frees_the_st
             await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
 
     for cancellations in (1, 2):  # a second one while the rollback is on its way too
-        before = await store.game(game_id)
+        before = await store.games.game(game_id)
         task = asyncio.create_task(interrupted_move())
         await inside.wait()
         inside.clear()
@@ -309,11 +314,11 @@ async def test_a_transaction_cancelled_mid_statement_rolls_back_and_frees_the_st
             await asyncio.sleep(0)
         with pytest.raises(asyncio.CancelledError):
             await task
-        assert await store.game(game_id) == before
-        assert len(await store.timers(game_id)) == 1
+        assert await store.games.game(game_id) == before
+        assert len(await store.timers.timers(game_id)) == 1
         # Nothing is left holding the store: the next move commits (and keeps the timer).
         change = replace(move(before.version), timers=[(0, "expire", "deck,swap", 100.0)])
-        assert await store.commit(before, change, now=1.0) == before.version + 1
+        assert await store.games.commit(before, change, now=1.0) == before.version + 1
     await store.close()
 
 
@@ -321,17 +326,17 @@ async def test_a_transaction_cancelled_before_its_first_statement_ran_leaves_non
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     game_id = await running_game(store)
     for _ in range(20):
-        task = asyncio.create_task(store.commit(await store.game(game_id), move(1), now=1.0))
+        task = asyncio.create_task(store.games.commit(await store.games.game(game_id), move(1), now=1.0))
         await asyncio.sleep(0)  # the transaction has asked for its first statement
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
         # A commit that ran or not, but no transaction left open to swallow the next writes.
-        await store.set_message(game_id, 42)
+        await store.games.set_message(game_id, 42)
         reopened = await Store.open(str(tmp_path / "db.sqlite3"))
-        assert (await reopened.game(game_id)).message_id == 42
+        assert (await reopened.games.game(game_id)).message_id == 42
         await reopened.close()
-        await store.set_message(game_id, 0)
+        await store.games.set_message(game_id, 0)
     await store.close()
 
 
@@ -362,7 +367,7 @@ def test_a_process_that_never_closed_its_sqlite_store_still_exits(tmp_path):
         "stores = []\n"
         "async def main():\n"
         f"    stores.append(await Store.open({str(tmp_path / 'db.sqlite3')!r}))\n"
-        "    await stores[0].set_dm_channel(1, 2)\n"
+        "    await stores[0].games.set_dm_channel(1, 2)\n"
         "asyncio.run(main())\n"
     )
     environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
@@ -388,9 +393,9 @@ async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
         publication={"events": []},
         finished=True,
     )
-    game = await store.game(game_id)
+    game = await store.games.game(game_id)
     await store.backend._db.set_trace_callback(sent.append)
-    await store.commit(game, change, now=1.0)
+    await store.games.commit(game, change, now=1.0)
     await store.backend._db.set_trace_callback(None)
     assert [" ".join(sql.split()[:3]) for sql in sent] == [
         "BEGIN IMMEDIATE",
@@ -410,10 +415,10 @@ async def test_a_snapshot_is_one_statement_on_sqlite(tmp_path):
     """A move reads its game twice (before its lock, and under it): one hop each, no transaction."""
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     game_id = await running_game(store)
-    first = await store.snapshot(game_id)  # learns the columns of its queries
+    first = await store.games.snapshot(game_id)  # learns the columns of its queries
     sent: list[str] = []
     await store.backend._db.set_trace_callback(sent.append)
-    assert await store.snapshot(game_id) == first
+    assert await store.games.snapshot(game_id) == first
     await store.backend._db.set_trace_callback(None)
     assert len(sent) == 1
     assert sent[0].startswith("SELECT 0, *")
@@ -425,42 +430,45 @@ async def test_a_snapshot_still_reads_once_another_process_added_a_column(tmp_pa
     newer process migrating the file) makes it learn them again, not fail."""
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     game_id = await running_game(store)
-    first = await store.snapshot(game_id)
+    first = await store.games.snapshot(game_id)
     with sqlite3.connect(tmp_path / "db.sqlite3") as db:
         db.execute("ALTER TABLE timers ADD COLUMN note TEXT")
-    assert await store.snapshot(game_id) == first
+    assert await store.games.snapshot(game_id) == first
     await store.close()
 
 
 async def test_a_claim_names_its_process_lasts_a_short_lease_and_is_renewed_only_by_it(store, open_store):
     other = await open_store()
-    assert store.process_id != other.process_id
+    assert store.timers.process_id != other.timers.process_id
     assert TIMER_LEASE <= 15.0
     game_id = await running_game(store, due_at=100.0)
-    taken = await store.due_timers(200.0)
+    taken = await store.timers.due_timers(200.0)
     assert len(taken) == 1
-    claimed_by = await store._value("SELECT claimed_by FROM timers WHERE game_id = ?", (game_id,))
-    assert claimed_by == store.process_id
+    claimed_by = await store.games._value("SELECT claimed_by FROM timers WHERE game_id = ?", (game_id,))
+    assert claimed_by == store.timers.process_id
     # Renewed while its work runs: still held when the first lease would have ended.
-    await store.renew_claims(taken, 210.0)
-    assert await other.due_timers(200.0 + TIMER_LEASE) == []
-    assert await other.next_due() == 210.0 + TIMER_LEASE
+    await store.timers.renew_claims(taken, 210.0)
+    assert await other.timers.due_timers(200.0 + TIMER_LEASE) == []
+    assert await other.timers.next_due() == 210.0 + TIMER_LEASE
     # Another process's renewal does not touch a claim it does not hold.
-    await other.renew_claims(taken, 400.0)
-    assert await other.next_due() == 210.0 + TIMER_LEASE
+    await other.timers.renew_claims(taken, 400.0)
+    assert await other.timers.next_due() == 210.0 + TIMER_LEASE
 
 
 async def test_a_process_that_starts_takes_back_the_claims_of_its_shards_made_before(open_store):
     died = await open_store()
     mine = await running_game(died, channel=10, guild=GUILD_ON_SHARD[0], due_at=100.0)
     theirs = await running_game(died, channel=11, guild=GUILD_ON_SHARD[1], due_at=100.0)
-    assert len(await died.due_timers(200.0)) == 2  # taken, then the process died
+    assert len(await died.timers.due_timers(200.0)) == 2  # taken, then the process died
 
     restarted = await open_store(Shards(2, (0,)))
-    await restarted.take_back_claims()
-    assert [timer.game_id for timer in await restarted.due_timers(201.0)] == [mine]
+    await restarted.timers.take_back_claims()
+    assert [timer.game_id for timer in await restarted.timers.due_timers(201.0)] == [mine]
     # The other shard's claim is its own process's business.
-    assert await died._value("SELECT claimed_by FROM timers WHERE game_id = ?", (theirs,)) == died.process_id
+    assert (
+        await died.games._value("SELECT claimed_by FROM timers WHERE game_id = ?", (theirs,))
+        == died.timers.process_id
+    )
 
 
 def test_a_seat_a_move_left_as_it_was_stays_the_row_it_was() -> None:
@@ -474,13 +482,13 @@ def test_a_seat_a_move_left_as_it_was_stays_the_row_it_was() -> None:
 async def test_a_match_its_server_keeps_out_of_ratings_is_recorded_and_rates_nobody(store):
     game_id = await running_game(store)
     change = replace(move(1), totals=[30, 0], finished=True, winner=0, rated=False)
-    await store.commit(await store.game(game_id), change, now=50.0)
-    board = await store.leaderboard(5, "bue")
+    await store.games.commit(await store.games.game(game_id), change, now=50.0)
+    board = await store.records.leaderboard(5, "bue")
     assert [(s.name, s.wins, s.games) for s in board] == [("anna", 1, 1), ("bruno", 0, 1)]
-    assert await store.rating_board(5, "bue") == []
+    assert await store.records.rating_board(5, "bue") == []
     # Nor is it rated later, as a match from before ratings would be.
-    await store.rate_unrated_matches()
-    assert await store.rating_board(5, "bue") == []
+    await store.records.rate_unrated_matches()
+    assert await store.records.rating_board(5, "bue") == []
 
 
 async def test_settings_and_preferences_are_kept_one_at_a_time(store, open_store):
@@ -503,7 +511,7 @@ async def test_settings_and_preferences_are_kept_one_at_a_time(store, open_store
     assert await community.player(2) == PlayerChoices("fr", None, False, {"bue": {"target": 150}})
     # A seat is read with its player's preferences: the language they chose over Discord's.
     game_id = await running_game(store)
-    bruno = (await store.snapshot(game_id)).seats[1]
+    bruno = (await store.games.snapshot(game_id)).seats[1]
     assert (bruno.locale, bruno.ping, bruno.dm_hand) == ("fr", False, True)
     # Another process reads the same.
     other = await open_store()

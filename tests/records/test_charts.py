@@ -65,7 +65,9 @@ async def test_a_round_end_brings_a_chart_of_names_and_totals_only(adapter, play
     embeds = []
     ended = [Event(key) for key in adapter.round_end_events]
     viewer = Viewer("it", table.names)
-    results = await records.score_chart(SimpleNamespace(round_totals=round_totals), table, ended, viewer)
+    results = await records.score_chart(
+        SimpleNamespace(records=SimpleNamespace(round_totals=round_totals)), table, ended, viewer
+    )
     assert results is not None and drawn == []  # its numbers are read; it is drawn last
     results.make_room(embeds)
     file = await results.draw(embeds)
@@ -89,7 +91,7 @@ async def test_nothing_is_drawn_while_no_round_has_ended():
         raise AssertionError("not asked")
 
     table = table_of(BUE, 2, target=110)
-    store = SimpleNamespace(round_totals=round_totals)
+    store = SimpleNamespace(records=SimpleNamespace(round_totals=round_totals))
     viewer = Viewer("en", table.names)
     assert await records.score_chart(store, table, [Event("bue.event.dealt")], viewer) is None
 

@@ -74,7 +74,7 @@ def test_two_computers_of_one_level_give_that_level_the_mean_of_their_results():
 async def finished_match(
     store: Store, channel: int, players: list[int], totals: list[int], winner: int
 ) -> int:
-    game_id = await store.create_lobby(
+    game_id = await store.games.create_lobby(
         kind="bue",
         guild_id=5,
         channel_id=channel,
@@ -88,11 +88,11 @@ async def finished_match(
         now=float(channel),
         players=[(user, f"p{user}", "en") for user in players[1:]],
     )
-    await store.start(game_id, {}, [])
-    game = await store.game(game_id)
+    await store.games.start(game_id, {}, [])
+    game = await store.games.game(game_id)
     assert game is not None
     change = Commit(0, {}, {}, totals, [], finished=True, winner=winner, round_ended=True)
-    await store.commit(game, change, now=float(channel))
+    await store.games.commit(game, change, now=float(channel))
     return game_id
 
 
@@ -102,10 +102,10 @@ async def test_a_finished_match_is_rated_in_its_commit_and_ratings_chain_from_ma
     await finished_match(store, 2, [1, 2], [3, 11], winner=1)
     user_1, user_2 = expected([None, None], [1, 2])
     user_1, user_2 = expected([user_1, user_2], [2, 1])
-    history = await store.rating_history(5, "bue", "user:2")
+    history = await store.records.rating_history(5, "bue", "user:2")
     assert len(history) == 2
     assert_close(history[-1], user_2)
-    board = await store.rating_board(5, "bue")
+    board = await store.records.rating_board(5, "bue")
     by_rating = sorted([(1, user_1), (2, user_2)], key=lambda pair: -pair[1].conservative)
     assert [s.user_id for s in board] == [user for user, _ in by_rating]
     assert [s.skill.conservative for s in board] == pytest.approx(
@@ -119,17 +119,17 @@ async def test_a_computer_entry_is_rated_but_never_on_the_leaderboards(tmp_path)
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     game_id = await finished_match(store, 1, [1, 2, 3], [20, 5, 1], winner=0)
     # The seat of user 3 becomes a computer player's, as robot seats will be recorded.
-    await store._write("DELETE FROM ratings")
-    await store._write(
+    await store.records._write("DELETE FROM ratings")
+    await store.records._write(
         "UPDATE results SET entry = 'robot:hard', user_id = NULL, name = 'computer' WHERE seat = 2"
     )
-    await store.rate_unrated_matches()
+    await store.records.rate_unrated_matches()
     rows = await store.backend.fetch("SELECT entry, mu FROM ratings WHERE game_id = ?", (game_id,))
     rated = {row["entry"]: row["mu"] for row in rows}
     assert set(rated) == {"user:1", "user:2", "robot:hard"}
     assert rated["robot:hard"] < rated["user:2"] < rated["user:1"]
-    assert {s.user_id for s in await store.rating_board(5, "bue")} == {1, 2}
-    assert {s.user_id for s in await store.leaderboard(5, "bue")} == {1, 2}
+    assert {s.user_id for s in await store.records.rating_board(5, "bue")} == {1, 2}
+    assert {s.user_id for s in await store.records.leaderboard(5, "bue")} == {1, 2}
     await store.close()
 
 
@@ -158,9 +158,9 @@ async def test_matches_finished_before_ratings_existed_are_rated_in_finish_order
     # Game 2 finished first (user 1 won it), then game 1 (user 2 won it).
     after_first = expected([None, None], [1, 2])
     after_second = expected([after_first[1], after_first[0]], [1, 2])
-    assert_close((await store.rating_history(5, "bue", "user:2"))[-1], after_second[0])
-    assert_close((await store.rating_history(5, "bue", "user:1"))[-1], after_second[1])
-    matches = await store.finished_matches(5, "bue")
+    assert_close((await store.records.rating_history(5, "bue", "user:2"))[-1], after_second[0])
+    assert_close((await store.records.rating_history(5, "bue", "user:1"))[-1], after_second[1])
+    matches = await store.records.finished_matches(5, "bue")
     assert [match.game_id for match in matches] == [1, 2]
     assert matches[0].jump_url == "https://discord.com/channels/5/1/77"
     await store.close()
@@ -168,7 +168,7 @@ async def test_matches_finished_before_ratings_existed_are_rated_in_finish_order
 
 async def test_feats_and_points_per_round_come_from_what_each_commit_kept(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
-    game_id = await store.create_lobby(
+    game_id = await store.games.create_lobby(
         kind="rummikub",
         guild_id=5,
         channel_id=1,
@@ -182,19 +182,19 @@ async def test_feats_and_points_per_round_come_from_what_each_commit_kept(tmp_pa
         now=0.0,
         players=[(2, "p2", "en")],
     )
-    await store.start(game_id, {}, [])
+    await store.games.start(game_id, {}, [])
     moves = [
         Commit(0, {}, {}, [0, 0], [], feats=[(1, "bue")]),
         Commit(0, {}, {}, [30, -30], [], round_ended=True, feats=[(1, "bue")]),
         Commit(1, {}, {}, [10, 0], [], round_ended=True, finished=True, winner=0),
     ]
     for move in moves:
-        game = await store.game(game_id)
+        game = await store.games.game(game_id)
         assert game is not None
-        await store.commit(game, move, now=1.0)
-    assert await store.round_totals(game_id) == [[30, -30], [10, 0]]
-    assert await store.points_per_round(5, 1, "rummikub") == 5.0
-    assert await store.points_per_round(5, 2, "rummikub") == 0.0
-    assert await store.feat_counts(5, 2, "rummikub") == {"bue": 2}
-    assert await store.feat_counts(5, 1, "rummikub") == {}
+        await store.games.commit(game, move, now=1.0)
+    assert await store.records.round_totals(game_id) == [[30, -30], [10, 0]]
+    assert await store.records.points_per_round(5, 1, "rummikub") == 5.0
+    assert await store.records.points_per_round(5, 2, "rummikub") == 0.0
+    assert await store.records.feat_counts(5, 2, "rummikub") == {"bue": 2}
+    assert await store.records.feat_counts(5, 1, "rummikub") == {}
     await store.close()

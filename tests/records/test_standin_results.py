@@ -15,7 +15,7 @@ AWAY = {"type": "stand_in", "level": "easy", "left": False}
 
 
 async def running_match(store: Store, players: list[int]) -> int:
-    game_id = await store.create_lobby(
+    game_id = await store.games.create_lobby(
         kind="bue",
         guild_id=5,
         channel_id=1,
@@ -29,15 +29,15 @@ async def running_match(store: Store, players: list[int]) -> int:
         now=0.0,
         players=[(user, f"p{user}", "en") for user in players[1:]],
     )
-    await store.start(game_id, {}, [])
+    await store.games.start(game_id, {}, [])
     return game_id
 
 
 async def play(store: Store, game_id: int, *changes: Commit) -> None:
     for change in changes:
-        game = await store.game(game_id)
+        game = await store.games.game(game_id)
         assert game is not None
-        await store.commit(game, change, now=1.0)
+        await store.games.commit(game, change, now=1.0)
 
 
 async def results(store: Store, game_id: int) -> list[tuple[object, ...]]:
@@ -86,9 +86,9 @@ async def test_who_left_is_rated_last_with_their_points_and_the_stand_in_finishe
     wanted = rate(list(zip(["user:1", "user:2", "robot:hard", "user:3"], order, strict=True)), {})
     assert await ratings(store, game_id) == pytest.approx(wanted)
     # The person's record keeps the match, lost, and the board leaves the computer out.
-    record = await store.player_record(5, 3, "bue")
+    record = await store.records.player_record(5, 3, "bue")
     assert record is not None and (record.matches, record.wins, record.best_total) == (1, 0, 15)
-    assert {standing.user_id for standing in await store.leaderboard(5, "bue")} == {1, 2, 3}
+    assert {standing.user_id for standing in await store.records.leaderboard(5, "bue")} == {1, 2, 3}
     await store.close()
 
 
@@ -114,8 +114,8 @@ async def test_a_person_a_computer_played_for_while_away_keeps_the_result_unrate
     assert await ratings(store, game_id) == pytest.approx(
         {"user:1": wanted["user:1"], "user:3": wanted["user:3"]}
     )
-    assert await store.rating_history(5, "bue", "user:2") == []
-    record = await store.player_record(5, 2, "bue")
+    assert await store.records.rating_history(5, "bue", "user:2") == []
+    record = await store.records.player_record(5, 2, "bue")
     assert record is not None and record.wins == 1  # what the stand-in played counts as theirs
     await store.close()
 
@@ -132,9 +132,9 @@ async def test_seats_remember_who_stands_in_until_the_person_is_back(database):
     ]
     seen = []
     for version, change in enumerate(changes, start=2):
-        before = await store.seats(game_id)
+        before = await store.games.seats(game_id)
         await play(store, game_id, change)
-        after = await store.seats(game_id)
+        after = await store.games.seats(game_id)
         assert change.seats_after(before, version) == after
         seen.append([(s.stand_in, s.stood_in, s.gone, s.left_total, s.played_by_computer) for s in after])
     assert seen == [

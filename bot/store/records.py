@@ -1,0 +1,302 @@
+"""Records and ratings: results, match totals, feats, ratings, history and leaderboards."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.ratings import Skill, places, rate
+from bot.store.backend import Executor, Statement
+from bot.store.concern import Concern
+from bot.store.rows import (
+    Commit,
+    FinishedMatch,
+    MatchSeat,
+    PastResult,
+    PlayerRecord,
+    RatedStanding,
+    Score,
+    Standing,
+)
+
+# Each entry's latest rating on one board (server and game), and how many matches rated it.
+LATEST_RATINGS = """
+    WITH board AS (
+        SELECT entry, mu, sigma, COUNT(*) OVER by_entry AS matches,
+            ROW_NUMBER() OVER (by_entry ORDER BY finished_at DESC, game_id DESC) AS recency
+        FROM ratings WHERE guild_id = ? AND kind = ?
+        WINDOW by_entry AS (PARTITION BY entry)
+    )
+"""
+
+
+class Records(Concern):
+    @staticmethod
+    def scoring_statements(game_id: int, score: Score, now: float) -> tuple[list[Statement], bool]:
+        """What a deal scored (see ``start``), as a move's commit records it: the seats' totals,
+        feats, the match totals at the end of a game, and the results when it ended the match;
+        and whether to rate it (after the statements, see ``_rating``)."""
+        statements = [
+            Statement(
+                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
+                rows=[(total, game_id, seat) for seat, total in enumerate(score.totals)],
+            ),
+            Records.feats_statement(game_id, score.feats),
+        ]
+        if score.finished:
+            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)))
+        if score.round_ended:
+            statements.append(Records.round_totals_statement(game_id))
+        winner = score.winner if score.finished else None
+        if winner is not None:
+            statements += Records.results_statements(game_id, winner, Commit.stand_in_name, now, score.rated)
+        rated = winner is not None
+        return statements, rated
+
+    @staticmethod
+    def feats_statement(game_id: int, feats: Sequence[tuple[int, str]]) -> Statement:
+        return Statement(
+            "INSERT INTO feats (game_id, seat, feat, count) VALUES (?, ?, ?, 1)"
+            " ON CONFLICT (game_id, seat, feat) DO UPDATE SET count = feats.count + 1",
+            rows=[(game_id, seat, feat) for seat, feat in feats],
+        )
+
+    @staticmethod
+    def round_totals_statement(game_id: int) -> Statement:
+        """The match totals as they stand, from the seats' totals written before it."""
+        return Statement(
+            "INSERT INTO round_totals (game_id, number, seat, total) SELECT game_id,"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM round_totals WHERE game_id = ?), seat, total"
+            " FROM seats WHERE game_id = ?",
+            (game_id, game_id),
+        )
+
+    @staticmethod
+    def rating(game_id: int) -> Callable[[Executor], Awaitable[None]]:
+        """Rates the match in the transaction that finished it."""
+
+        async def rate(db: Executor) -> None:
+            await Records._rate_match(db, game_id)
+
+        return rate
+
+    @staticmethod
+    def results_statements(
+        game_id: int, winner: int, stand_in_name: str, now: float, rated: bool = True
+    ) -> list[Statement]:
+        """A results row per seat for whoever holds it at the end, and one per person who left
+        their seat to a stand-in.
+
+        A computer's seat is rated as its level ('robot:hard'), with no user id; so is the
+        computer that finished for a person who left, who is rated last with the total they
+        had. A person a stand-in played for while they were away keeps the seat's result, unrated.
+        A match that is not ``rated`` has every result unrated.
+        """
+        columns = (
+            "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won, gone,"
+            " rated, finished_at) SELECT game_id, seat, games.guild_id, games.kind,"
+        )
+        replaced = "gone = 1 AND stand_in IS NOT NULL"
+        return [
+            Statement(
+                columns + " CASE WHEN robot IS NOT NULL THEN 'robot:' || robot"
+                f" WHEN {replaced} THEN 'robot:' || stand_in ELSE 'user:' || user_id END,"
+                f" CASE WHEN robot IS NULL AND NOT ({replaced}) THEN user_id END,"
+                f" CASE WHEN {replaced} THEN REPLACE(CAST(? AS TEXT), '{{name}}', name) ELSE name END,"
+                " total, CASE WHEN seat = ? THEN 1 ELSE 0 END,"
+                " CASE WHEN stand_in IS NULL THEN gone ELSE 0 END,"
+                " CASE WHEN CAST(? AS INTEGER) = 0 OR (stood_in = 1 AND gone = 0) THEN 0 ELSE 1 END,"
+                " CAST(? AS DOUBLE PRECISION)"
+                " FROM seats JOIN games ON games.id = seats.game_id WHERE game_id = ?",
+                (stand_in_name, winner, int(rated), now, game_id),
+            ),
+            Statement(
+                columns + " 'user:' || user_id, user_id, name, left_total, 0, 1, CAST(? AS INTEGER),"
+                " CAST(? AS DOUBLE PRECISION) FROM seats JOIN games ON games.id = seats.game_id"
+                f" WHERE game_id = ? AND {replaced}",
+                (int(rated), now, game_id),
+            ),
+        ]
+
+    async def round_totals(self, game_id: int) -> list[list[int]]:
+        """The match totals per seat after each finished game, round or manche, in order."""
+        rows = await self._db.fetch(
+            "SELECT number, seat, total FROM round_totals WHERE game_id = ? ORDER BY number, seat", (game_id,)
+        )
+        by_number: dict[int, list[int]] = {}
+        for row in rows:
+            by_number.setdefault(row["number"], []).append(row["total"])
+        return list(by_number.values())
+
+    @staticmethod
+    async def _rate_match(db: Executor, game_id: int) -> None:
+        """Rate a finished match from its results, after every match of its board finished before it."""
+        seats = await db.fetch(
+            "SELECT entry, points, won, gone, rated, guild_id, kind, finished_at FROM results"
+            " WHERE game_id = ? ORDER BY seat, gone",
+            (game_id,),
+        )
+        board = (seats[0]["guild_id"], seats[0]["kind"])
+        rows = await db.fetch(LATEST_RATINGS + " SELECT entry, mu, sigma FROM board WHERE recency = 1", board)
+        prior = {row["entry"]: Skill(row["mu"], row["sigma"]) for row in rows}
+        order = places(
+            [seat["points"] for seat in seats],
+            [bool(seat["won"]) for seat in seats],
+            [bool(seat["gone"]) for seat in seats],
+        )
+        rated = rate([(seat["entry"], place) for seat, place in zip(seats, order, strict=True)], prior)
+        # Everyone's place counts for the others; an unrated entry's own rating stays as it was.
+        unrated = {seat["entry"] for seat in seats if not seat["rated"]}
+        await db.executemany(
+            "INSERT INTO ratings (game_id, entry, guild_id, kind, mu, sigma, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, entry, *board, skill.mu, skill.sigma, seats[0]["finished_at"])
+                for entry, skill in rated.items()
+                if entry not in unrated
+            ],
+        )
+
+    async def rate_unrated_matches(self) -> None:
+        """Rate the matches that have results but no ratings (those finished before ratings existed).
+
+        Ratings depend on the order of matches, so each board concerned is rated again from
+        its first match, in the order they finished.
+        """
+        boards = await self._db.fetch(
+            "SELECT DISTINCT guild_id, kind FROM results"
+            " WHERE rated = 1 AND game_id NOT IN (SELECT game_id FROM ratings)"
+        )
+        for board in boards:
+            key = (board["guild_id"], board["kind"])
+            async with self._db.transaction() as db:
+                await db.execute("DELETE FROM ratings WHERE guild_id = ? AND kind = ?", key)
+                rows = await db.fetch(
+                    "SELECT game_id FROM results WHERE guild_id = ? AND kind = ?"
+                    " GROUP BY game_id ORDER BY MIN(finished_at), game_id",
+                    key,
+                )
+                for game_id in (row["game_id"] for row in rows):
+                    await self._rate_match(db, game_id)
+
+    async def rating_board(self, guild_id: int, kind: str, limit: int = 10) -> list[RatedStanding]:
+        """People by conservative rating (mu - 3 sigma); computer players are left out."""
+        rows = await self._db.fetch(
+            LATEST_RATINGS + " SELECT CAST(SUBSTR(entry, 6) AS BIGINT) AS user_id, mu, sigma, matches,"
+            " (SELECT name FROM results WHERE results.entry = board.entry AND results.guild_id = ?"
+            " ORDER BY finished_at DESC LIMIT 1) AS name"
+            " FROM board WHERE recency = 1 AND entry LIKE 'user:%'"
+            " ORDER BY mu - 3 * sigma DESC, matches DESC LIMIT ?",
+            (guild_id, kind, guild_id, limit),
+        )
+        return [
+            RatedStanding(row["user_id"], row["name"], Skill(row["mu"], row["sigma"]), row["matches"])
+            for row in rows
+        ]
+
+    async def rating_history(self, guild_id: int, kind: str, entry: str) -> list[Skill]:
+        """The entry's rating after each of its matches on the board, oldest first."""
+        rows = await self._db.fetch(
+            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? AND entry = ?"
+            " ORDER BY finished_at, game_id",
+            (guild_id, kind, entry),
+        )
+        return [Skill(row["mu"], row["sigma"]) for row in rows]
+
+    async def player_record(self, guild_id: int, user_id: int, kind: str | None) -> PlayerRecord | None:
+        rows = await self._db.fetch(
+            "SELECT (SELECT name FROM results AS latest WHERE latest.guild_id = ? AND latest.user_id = ?"
+            " ORDER BY finished_at DESC LIMIT 1) AS name,"
+            " COUNT(*) AS matches, SUM(won) AS wins, MAX(points) AS best_total"
+            " FROM results WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind)",
+            (guild_id, user_id, guild_id, user_id, kind),
+        )
+        row = rows[0]
+        if not row["matches"]:
+            return None
+        return PlayerRecord(row["name"], row["matches"], row["wins"], row["best_total"])
+
+    async def kinds_played(self, guild_id: int, user_id: int) -> list[str]:
+        rows = await self._db.fetch(
+            "SELECT DISTINCT kind FROM results WHERE guild_id = ? AND user_id = ? ORDER BY kind",
+            (guild_id, user_id),
+        )
+        return [row["kind"] for row in rows]
+
+    async def last_results(
+        self, guild_id: int, user_id: int, kind: str | None, limit: int = 5
+    ) -> list[PastResult]:
+        rows = await self._db.fetch(
+            "SELECT game_id, kind, points, won, finished_at FROM results"
+            " WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind)"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+            (guild_id, user_id, kind, limit),
+        )
+        return [
+            PastResult(row["game_id"], row["kind"], row["points"], bool(row["won"]), row["finished_at"])
+            for row in rows
+        ]
+
+    async def feat_counts(self, guild_id: int, user_id: int, kind: str) -> dict[str, int]:
+        """How often the player made each feat in their finished matches of ``kind``."""
+        rows = await self._db.fetch(
+            "SELECT feat, SUM(count) AS total FROM feats JOIN results USING (game_id, seat)"
+            " WHERE results.guild_id = ? AND results.user_id = ? AND results.kind = ? GROUP BY feat",
+            (guild_id, user_id, kind),
+        )
+        return {row["feat"]: row["total"] for row in rows}
+
+    async def points_per_round(self, guild_id: int, user_id: int, kind: str) -> float | None:
+        """Match points over rounds played, for the matches whose rounds were kept."""
+        rows = await self._db.fetch(
+            "SELECT SUM(points) AS points, SUM(rounds) AS rounds FROM ("
+            " SELECT results.points, (SELECT COUNT(DISTINCT number) FROM round_totals"
+            " WHERE round_totals.game_id = results.game_id) AS rounds FROM results"
+            " WHERE guild_id = ? AND user_id = ? AND kind = ?) AS played WHERE rounds > 0",
+            (guild_id, user_id, kind),
+        )
+        row = rows[0]
+        # float(): PostgreSQL sums a count as a Decimal.
+        return float(row["points"]) / float(row["rounds"]) if row["rounds"] else None
+
+    async def finished_matches(self, guild_id: int, kind: str | None, limit: int = 10) -> list[FinishedMatch]:
+        """The board's last finished matches, newest first."""
+        rows = await self._db.fetch(
+            "SELECT results.game_id, results.kind, games.guild_id, games.channel_id,"
+            " COALESCE(games.results_message_id, games.message_id) AS message_id, results.finished_at,"
+            " results.name, results.points, results.won, results.gone"
+            " FROM results JOIN games ON games.id = results.game_id"
+            " WHERE results.game_id IN (SELECT game_id FROM results"
+            " WHERE guild_id = ? AND kind = COALESCE(?, kind)"
+            " GROUP BY game_id ORDER BY MIN(finished_at) DESC, game_id DESC LIMIT ?)"
+            " ORDER BY results.finished_at DESC, results.game_id DESC, results.points DESC, results.seat",
+            (guild_id, kind, limit),
+        )
+        matches: dict[int, FinishedMatch] = {}
+        for row in rows:
+            match = matches.setdefault(
+                row["game_id"],
+                FinishedMatch(
+                    row["game_id"],
+                    row["kind"],
+                    row["guild_id"],
+                    row["channel_id"],
+                    row["message_id"],
+                    row["finished_at"],
+                    [],
+                ),
+            )
+            match.seats.append(MatchSeat(row["name"], row["points"], bool(row["won"]), bool(row["gone"])))
+        return list(matches.values())
+
+    async def leaderboard(self, guild_id: int, kind: str | None, limit: int = 10) -> list[Standing]:
+        rows = await self._db.fetch(
+            "SELECT user_id, (SELECT name FROM results AS latest WHERE latest.user_id = results.user_id"
+            " AND latest.guild_id = ? ORDER BY finished_at DESC LIMIT 1) AS name,"
+            " COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points"
+            " FROM results WHERE guild_id = ? AND kind = COALESCE(?, kind) AND user_id IS NOT NULL"
+            " GROUP BY user_id ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
+            (guild_id, guild_id, kind, limit),
+        )
+        return [
+            Standing(row["user_id"], row["name"], row["games"], row["wins"], row["points"]) for row in rows
+        ]
