@@ -2,7 +2,7 @@
 
 Everything here is drawn from an engine view: the public view for the channel, a seat's
 own view for that seat's ephemeral and DM messages. The raw state never reaches a renderer.
-A game's flows get the running game as a ``Table`` and ask the table service only what
+A game's flows get the running game as a ``LoadedGame`` and ask the table service only what
 ``TableMoves`` names: this module sits below the services, and imports none of them.
 """
 
@@ -80,7 +80,7 @@ class Links:
 
 
 @dataclass
-class Table:
+class LoadedGame:
     """One running game as loaded from the database."""
 
     row: GameRow
@@ -189,7 +189,7 @@ class ClickRead:
     # How many times the game's lock had been taken when the read began (it was free then).
     taken: int
     # The table made of it, once one was (by the click's move, or its panel).
-    table: Table | None = None
+    table: LoadedGame | None = None
 
 
 class TableMoves(Protocol):
@@ -197,20 +197,20 @@ class TableMoves(Protocol):
 
     async def load_player(
         self, game_id: int, user_id: int, read: ClickRead | None = None
-    ) -> tuple[Table, int]: ...
+    ) -> tuple[LoadedGame, int]: ...
 
     async def act(
         self,
         interaction: discord.Interaction,
         game_id: int,
-        action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
-        answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
+        action: Mapping[str, Any] | Callable[[LoadedGame, int], Mapping[str, Any]],
+        answer: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
         *,
         read: ClickRead | None = None,
         seen: int | None = None,
     ) -> None: ...
 
-    async def render(self, table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered: ...
+    async def render(self, table: LoadedGame, draw: Callable[..., Rendered], *args: Any) -> Rendered: ...
 
 
 @dataclass(frozen=True)
@@ -236,20 +236,20 @@ class Click:
         """The option chosen in a select, as a number."""
         return number(self.values[0] if self.values else "")
 
-    async def player(self) -> tuple[Table, int, Viewer]:
+    async def player(self) -> tuple[LoadedGame, int, Viewer]:
         """The game, the clicking player's seat, and a viewer for them in their language."""
         table, seat = await self.service.load_player(self.game_id, self.interaction.user.id, self.read)
         return table, seat, table.viewer(seat, language(self.interaction))
 
     async def act(
         self,
-        action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
-        answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
+        action: Mapping[str, Any] | Callable[[LoadedGame, int], Mapping[str, Any]],
+        answer: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
     ) -> None:
         """Play the clicking player's move, from the click's read and against the version it saw."""
         await self.service.act(self.interaction, self.game_id, action, answer, read=self.read, seen=self.seen)
 
-    async def deciding_player(self) -> tuple[Table, int, Viewer]:
+    async def deciding_player(self) -> tuple[LoadedGame, int, Viewer]:
         """``player()``, refused unless the game is waiting on a decision of theirs."""
         table, seat, viewer = await self.player()
         if seat not in table.game.to_act():

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import asks, community, standins
-from bot.adapter import GameAdapter, Table, component_view
+from bot.adapter import GameAdapter, LoadedGame, component_view
 from bot.clicks import check_origin
 from bot.community import Community, check_role, kept_role, turn_timeout_seconds
 from bot.i18n import duration_text, language_of, t
@@ -421,7 +421,9 @@ async def begin(
     the finished match, results and ratings included, when the deal itself decided it."""
     game, events = adapter.engine.begin(len(seats), row.options, row.seed)
     robots = {seat.seat: adapter.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot}
-    table = Table(replace(row, status="running", version=1), seats, game, adapter, robots, links=tables.links)
+    table = LoadedGame(
+        replace(row, status="running", version=1), seats, game, adapter, robots, links=tables.links
+    )
     publication = Publication(events, {}, show_hands=True)
     now = tables.now()
     dealt = Score(

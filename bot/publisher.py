@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import standins
-from bot.adapter import Rendered, Table, Viewer, component_view, drawn_at, game_button
+from bot.adapter import LoadedGame, Rendered, Viewer, component_view, drawn_at, game_button
 from bot.i18n import language_of, t
 from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, Publication, TableRepost, part_nonce
 from bot.records import ResultsChart, score_chart
@@ -104,7 +104,7 @@ class Delivery:
     """One publication being delivered: what its parts send, read and drawn before any is sent,
     and its outbox row as the parts mark it (``pending``)."""
 
-    table: Table
+    table: LoadedGame
     publication: Publication
     pending: Pending
     viewer: Viewer
@@ -146,13 +146,13 @@ class Publisher:
         return self._store
 
     @staticmethod
-    async def render(table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered:
+    async def render(table: LoadedGame, draw: Callable[..., Rendered], *args: Any) -> Rendered:
         """Draw off the event loop, the components stamped with the version the picture shows."""
         (rendered,) = await Publisher.render_all(table, [Drawing(draw, args)])
         return rendered
 
     @staticmethod
-    async def render_all(table: Table, drawings: Sequence[Drawing]) -> list[Rendered]:
+    async def render_all(table: LoadedGame, drawings: Sequence[Drawing]) -> list[Rendered]:
         """Several pictures drawn in one trip to a thread (one wake-up of the loop, not one each),
         in order, the components stamped as ``render`` stamps them."""
 
@@ -163,7 +163,9 @@ class Publisher:
         # to_thread runs ``stamped`` in a copy of this context: the stamp does not leak out.
         return await asyncio.to_thread(stamped)
 
-    def draw_ahead(self, table: Table, publication: Publication) -> dict[tuple[int, int | None], Rendered]:
+    def draw_ahead(
+        self, table: LoadedGame, publication: Publication
+    ) -> dict[tuple[int, int | None], Rendered]:
         """In the move's thread, from ``table`` as its commit will leave it: the pictures
         ``_deliver`` shows when nothing of the publication is delivered yet (after every move
         but a restart's), the components stamped with the version the commit gives."""
@@ -182,7 +184,7 @@ class Publisher:
 
     async def deliver(
         self,
-        table: Table,
+        table: LoadedGame,
         publication: Publication,
         pending: Pending | None = None,
         *,
@@ -200,7 +202,7 @@ class Publisher:
             self.after_delivery()
 
     async def _prepared(
-        self, table: Table, publication: Publication, pending: Pending | None, table_shown: bool
+        self, table: LoadedGame, publication: Publication, pending: Pending | None, table_shown: bool
     ) -> Delivery:
         """What the parts send, read and drawn before any is sent."""
         if pending is None:
@@ -312,7 +314,7 @@ class Publisher:
         with refusal_logged("could not add the chart to message %s", message_id):
             await channel.get_partial_message(message_id).edit(embeds=embeds[:10], attachments=files)
 
-    async def _animation(self, table: Table) -> discord.File | None:
+    async def _animation(self, table: LoadedGame) -> discord.File | None:
         """The finished match's table, round by round (``match_animation``): never a reason to
         hold its results up."""
         try:
@@ -336,7 +338,7 @@ class Publisher:
             return await channel.send(content, **kwargs)
         return None
 
-    async def refresh_table(self, table: Table, rendered: Rendered, pending: Pending) -> Pending:
+    async def refresh_table(self, table: LoadedGame, rendered: Rendered, pending: Pending) -> Pending:
         """Show ``rendered`` on the table message (``_refresh_table``); a refusal that posting anew
         cannot get round (a lost permission) is logged, and the next move draws the table again;
         one of Discord's failures defers the publication (``refusal_logged``)."""
@@ -345,21 +347,21 @@ class Publisher:
         return pending
 
     @classmethod
-    def _drawing(cls, table: Table, whose: int | None) -> Drawing:
+    def _drawing(cls, table: LoadedGame, whose: int | None) -> Drawing:
         """The table (None), or the hand of seat ``whose``."""
         return cls._table_drawing(table) if whose is None else cls._hand_drawing(table, whose)
 
     @staticmethod
-    def _table_drawing(table: Table) -> Drawing:
+    def _table_drawing(table: LoadedGame) -> Drawing:
         return Drawing(table.adapter.table, (table.game.view(None), table.viewer(), table.row.id))
 
     @staticmethod
-    def _hand_drawing(table: Table, seat: int) -> Drawing:
+    def _hand_drawing(table: LoadedGame, seat: int) -> Drawing:
         """The seat's hand as its DM shows it, in its player's language."""
         viewer = table.viewer(seat, language_of(table.seats[seat].locale))
         return Drawing(table.adapter.hand, (table.game.view(seat), viewer, table.row.id))
 
-    async def _refresh_table(self, table: Table, rendered: Rendered, pending: Pending) -> Pending:
+    async def _refresh_table(self, table: LoadedGame, rendered: Rendered, pending: Pending) -> Pending:
         """Edit the one table message in place; or post the table anew at the bottom of the
         channel, when it was deleted, when Discord refuses its edit (30046, the cap on edits of a
         message older than an hour, and the like), or before it would (``due_for_repost``)."""
@@ -401,7 +403,7 @@ class Publisher:
     async def _post_table(
         self,
         channel: discord.abc.Messageable,
-        table: Table,
+        table: LoadedGame,
         rendered: Rendered,
         pending: Pending,
         repost: TableRepost,
@@ -427,7 +429,7 @@ class Publisher:
         return await self.store.outbox.mark_delivered(pending, TABLE_PART)
 
     @staticmethod
-    def _called(table: Table, publication: Publication) -> list[int]:
+    def _called(table: LoadedGame, publication: Publication) -> list[int]:
         """The people the move gave a decision they did not face, but its actor."""
         return [
             seat
@@ -438,7 +440,7 @@ class Publisher:
         ]
 
     async def _pictures(
-        self, table: Table, publication: Publication, whose: Sequence[int | None]
+        self, table: LoadedGame, publication: Publication, whose: Sequence[int | None]
     ) -> list[Rendered]:
         """The table's picture (None) and the hands of the seats ``whose`` names: those drawn with
         the move, and the others (all of them after a restart) drawn now, in one trip to a thread."""
@@ -451,7 +453,11 @@ class Publisher:
 
     @staticmethod
     def _private_lines(
-        table: Table, events: list[Event], newly: Sequence[int], publication: Publication, pending: Pending
+        table: LoadedGame,
+        events: list[Event],
+        newly: Sequence[int],
+        publication: Publication,
+        pending: Pending,
     ) -> dict[int, list[str]]:
         """The players to DM, each with their lines: a DM only when their hand changed (the channel
         line already calls whoever must move), and never one already sent."""
@@ -478,7 +484,7 @@ class Publisher:
         return told
 
     async def direct_message(
-        self, table: Table, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
+        self, table: LoadedGame, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
     ) -> None:
         """DM a player their hand; if their DMs are closed (50007, and only that), say so once in
         the channel and carry on. DMs found closed are not tried again for a while

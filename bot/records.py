@@ -19,7 +19,7 @@ from bot.store import FinishedMatch, PastResult, Store
 from games.core import Event
 
 if TYPE_CHECKING:
-    from bot.adapter import GameAdapter, Table, Viewer
+    from bot.adapter import GameAdapter, LoadedGame, Viewer
 
 SCORE_CHART_FILE = "scores.png"
 RATING_CHART_FILE = "rating.png"
@@ -85,7 +85,7 @@ class ResultsChart:
 
 
 async def score_chart(
-    store: Store, table: Table, events: Sequence[Event], viewer: Viewer
+    store: Store, table: LoadedGame, events: Sequence[Event], viewer: Viewer
 ) -> ResultsChart | None:
     """When ``events`` end a game, round or manche: the chart of the match totals so far."""
     if not table.adapter.ends_round(events):

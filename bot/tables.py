@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import community, metrics, standins
-from bot.adapter import ClickRead, GameAdapter, Links, Rendered, Table, drawn_at
+from bot.adapter import ClickRead, GameAdapter, Links, LoadedGame, Rendered, drawn_at
 from bot.clicks import GameLock, OutOfDate, check_fresh
 from bot.config import Settings
 from bot.i18n import duration_text, language_of, t
@@ -92,7 +92,7 @@ class TableService:
 
     def plan(
         self,
-        table: Table,
+        table: LoadedGame,
         previous: Sequence[TimerRow],
         changed: Iterable[int],
         now: float,
@@ -110,7 +110,7 @@ class TableService:
             game.to_act(), robots, changed, previous, pause, now, self.view_hold(table, events)
         )
 
-    def view_hold(self, table: Table, events: Sequence[Event]) -> float:
+    def view_hold(self, table: LoadedGame, events: Sequence[Event]) -> float:
         """How long the computers wait, from the move's commit, so that every person at the table
         has its outcome in view (``GameAdapter.kept_in_view``): the table message is edited right
         after the commit, its picture drawn with the move. No wait with no person to see it."""
@@ -119,7 +119,7 @@ class TableService:
         return self.settings.view_pause if shown and watched else 0.0
 
     @staticmethod
-    async def render(table: Table, draw: Callable[..., Rendered], *args: Any) -> Rendered:
+    async def render(table: LoadedGame, draw: Callable[..., Rendered], *args: Any) -> Rendered:
         """A panel's picture, drawn as the publisher draws (``Publisher.render``)."""
         return await Publisher.render(table, draw, *args)
 
@@ -143,7 +143,9 @@ class TableService:
         snapshot = await self.store.games.snapshot(game_id)
         return snapshot, ClickRead(snapshot, taken) if free and snapshot is not None else None
 
-    async def load(self, game_id: int, *, finished_too: bool = False, read: ClickRead | None = None) -> Table:
+    async def load(
+        self, game_id: int, *, finished_too: bool = False, read: ClickRead | None = None
+    ) -> LoadedGame:
         """The game as it stands, to be shown: from the click's ``read`` when this process has
         written nothing of it since (``_unwritten_since``), as a panel's first step does."""
         if read is not None and self._unwritten_since(read, game_id, locked=False):
@@ -151,7 +153,7 @@ class TableService:
             return read.table
         return self._table(await self.store.games.snapshot(game_id), finished_too)
 
-    async def load_to_move(self, game_id: int, read: ClickRead | None = None) -> Table:
+    async def load_to_move(self, game_id: int, read: ClickRead | None = None) -> LoadedGame:
         """Under the game's lock, before a move: the game, once anything a crash left undelivered
         is delivered (one read when nothing was, as nearly always). The click's ``read`` is
         played from when nothing can have written the game since, and no read is made.
@@ -186,17 +188,17 @@ class TableService:
             and taken == read.taken + locked
         )
 
-    def _table(self, snapshot: Snapshot | None, finished_too: bool = False) -> Table:
+    def _table(self, snapshot: Snapshot | None, finished_too: bool = False) -> LoadedGame:
         statuses = ("running", "finished") if finished_too else ("running",)
         if snapshot is None or snapshot.game.status not in statuses or snapshot.game.state is None:
             raise GameError("error.game_not_running")
         row, adapter = snapshot.game, self.adapters[snapshot.game.kind]
         game = adapter.engine.from_json(snapshot.game.state)
-        return Table(row, snapshot.seats, game, adapter, timers=snapshot.timers, links=self.links)
+        return LoadedGame(row, snapshot.seats, game, adapter, timers=snapshot.timers, links=self.links)
 
     async def load_player(
         self, game_id: int, user_id: int, read: ClickRead | None = None
-    ) -> tuple[Table, int]:
+    ) -> tuple[LoadedGame, int]:
         """The game (from the click's ``read``, see ``load``) and the seat of the user acting in
         it; refused for anyone not playing."""
         table = await self.load(game_id, read=read)
@@ -217,8 +219,8 @@ class TableService:
         self,
         interaction: discord.Interaction,
         game_id: int,
-        action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
-        answer: Callable[[Table, list[Event]], Awaitable[None]] | None = None,
+        action: Mapping[str, Any] | Callable[[LoadedGame, int], Mapping[str, Any]],
+        answer: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
         *,
         read: ClickRead | None = None,
         seen: int | None = None,
@@ -250,7 +252,7 @@ class TableService:
             await self.deliver(table, publication, table_shown=bool(shown))
 
     async def _answer_with_table(
-        self, interaction: discord.Interaction, table: Table, publication: Publication
+        self, interaction: discord.Interaction, table: LoadedGame, publication: Publication
     ) -> bool | None:
         """Answer a click on the table message with the table's own update, the move shown: an
         interaction response (or the edit of a deferred one), which Discord does not count against
@@ -292,9 +294,9 @@ class TableService:
 
     async def _move(
         self,
-        table: Table,
+        table: LoadedGame,
         seat: int,
-        action: Mapping[str, Any] | Callable[[Table, int], Mapping[str, Any]],
+        action: Mapping[str, Any] | Callable[[LoadedGame, int], Mapping[str, Any]],
         lang: str,
         seen: int | None,
     ) -> Publication:
@@ -312,7 +314,7 @@ class TableService:
             raise
 
     @staticmethod
-    def _seat_of(table: Table, interaction: discord.Interaction) -> int:
+    def _seat_of(table: LoadedGame, interaction: discord.Interaction) -> int:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise GameError("error.not_a_player")
@@ -321,7 +323,7 @@ class TableService:
     @asynccontextmanager
     async def seated(
         self, interaction: discord.Interaction, game_id: int, read: ClickRead | None = None
-    ) -> AsyncIterator[tuple[Table, int]]:
+    ) -> AsyncIterator[tuple[LoadedGame, int]]:
         """Under the game's lock, once what is pending is delivered: the game (from the click's
         ``read`` when it can be, see ``load_to_move``) and the seat of the user behind
         ``interaction``; refused for anyone not playing."""
@@ -338,7 +340,7 @@ class TableService:
 
     async def apply(
         self,
-        table: Table,
+        table: LoadedGame,
         seat: int,
         action: Mapping[str, Any],
         *,
@@ -353,7 +355,7 @@ class TableService:
         hands_before = self._hands(table)
         now = self.now()
 
-        def move() -> tuple[Publication, Commit, Table]:
+        def move() -> tuple[Publication, Commit, LoadedGame]:
             events = [*table.play(seat, action), *told]
             hands_after = self._hands(table)
             changed_hands = tuple(who for who, hand in hands_after.items() if hands_before.get(who) != hand)
@@ -403,7 +405,7 @@ class TableService:
         return publication
 
     @staticmethod
-    def _committed(table: Table, change: Commit) -> Table:
+    def _committed(table: LoadedGame, change: Commit) -> LoadedGame:
         """The table as committing ``change`` leaves it (at the version the commit gives)."""
         version = table.row.version + 1
         status = "finished" if change.finished else "running"
@@ -412,7 +414,7 @@ class TableService:
         return replace(table, row=row, seats=change.seats_after(table.seats, version), timers=timers)
 
     @staticmethod
-    def _hands(table: Table) -> dict[int, object]:
+    def _hands(table: LoadedGame) -> dict[int, object]:
         """What each person holds (see Game.hand)."""
         return {
             seat.seat: table.game.hand(seat.seat)
@@ -484,7 +486,7 @@ class TableService:
 
     async def deliver(
         self,
-        table: Table,
+        table: LoadedGame,
         publication: Publication,
         pending: Pending | None = None,
         *,
@@ -500,12 +502,12 @@ class TableService:
 
     # ------------------------------------------------------------------ seats handed back
 
-    async def come_back(self, table: Table, seat: int) -> None:
+    async def come_back(self, table: LoadedGame, seat: int) -> None:
         """Under the lock: if a computer stands in for ``seat``'s person, they take the seat again."""
         if standins.away(table.seats[seat]):
             await self.deliver(table, await self.hand_back(table, seat))
 
-    async def hand_back(self, table: Table, seat: int) -> Publication:
+    async def hand_back(self, table: LoadedGame, seat: int) -> Publication:
         """The computer standing in for ``seat``'s person gets up; their hand comes by DM again."""
         told = standins.back_events(table.seats[seat])
         return await self.apply(table, seat, standins.back(), by_timeout=False, told=told)
@@ -579,12 +581,12 @@ class TableService:
             publication = await self.apply(table, timer.seat, action, by_timeout=True, prefix=prefix)
         await self.deliver(table, publication)
 
-    async def _timed_out_again(self, table: Table, seat: int) -> bool:
+    async def _timed_out_again(self, table: LoadedGame, seat: int) -> bool:
         """Whether the turn running out now is the seat's second in a row to run out."""
         moves = await self.store.games.moves_since_own(table.row.id, seat)
         return standins.turns_timed_out(moves, seat) >= standins.TIMED_OUT_TURNS
 
-    async def _robot_move(self, table: Table, seat: int) -> None:
+    async def _robot_move(self, table: LoadedGame, seat: int) -> None:
         """A computer decides from its seat's view, off the event loop, and its move takes the
         path of any other. Should it ever fail, the referee's default move is played instead, so
         a computer never holds a game up."""

@@ -68,7 +68,7 @@ from games.rummikub.tiles import (
     number_of,
 )
 
-Table = Sequence[Sequence[str]]
+Melds = Sequence[Sequence[str]]
 
 _COLOUR_COUNT = len(COLOURS)
 _KINDS = _COLOUR_COUNT * HIGHEST
@@ -545,7 +545,7 @@ def _without_jokers(present: Sequence[int], kind: int) -> bool:
     return high - low + 1 >= MIN_SET_SIZE
 
 
-def _jokers_at(sets: Table) -> list[int]:
+def _jokers_at(sets: Melds) -> list[int]:
     """The numbers the jokers of these sets stand for."""
     numbers: list[int] = []
     for tiles in sets:
@@ -1133,7 +1133,7 @@ def _split(
     forced: Sequence[str],
     optional: Sequence[str] = (),
     *,
-    existing: Table = (),
+    existing: Melds = (),
     objective: Objective = Objective.TILES,
     meld_minimum: int = 0,
     joker_number_weight: tuple[int, ...] = (0,) * (HIGHEST + 1),
@@ -1348,7 +1348,7 @@ def _placeable(forced: Sequence[str], optional: Sequence[str]) -> list[str]:
 # ------------------------------------------------------------------ the public API
 
 
-def lay_out_initial_meld(tiles: Sequence[str], table: Table = ()) -> Layout:
+def lay_out_initial_meld(tiles: Sequence[str], table: Melds = ()) -> Layout:
     """The first play: ``tiles`` alone form new sets worth at least 30; the table is untouched."""
     if not tiles:
         raise GameError("rummikub.error.no_tiles")
@@ -1372,7 +1372,7 @@ def lay_out_initial_meld(tiles: Sequence[str], table: Table = ()) -> Layout:
     )
 
 
-def lay_out(table: Table, tiles: Sequence[str]) -> Layout:
+def lay_out(table: Melds, tiles: Sequence[str]) -> Layout:
     """Add ``tiles`` to the table, rearranging it and changing as few sets as possible.
 
     Raises a GameError saying why when no valid table holds every old tile and these.
@@ -1397,14 +1397,14 @@ def lay_out(table: Table, tiles: Sequence[str]) -> Layout:
     return _rebuilt(table, tiles, whole.sets)
 
 
-def _rebuilt(table: Table, tiles: Sequence[str], whole: Sequence[tuple[str, ...]]) -> Layout:
+def _rebuilt(table: Melds, tiles: Sequence[str], whole: Sequence[tuple[str, ...]]) -> Layout:
     """The layout of ``whole``, a split of everything, keeping the old sets it happens to rebuild."""
     sets = [tuple(s) for s in table]
     kept = _kept_as_rebuilt(sets, whole)
     return _layout(table, tiles, kept, _leftover(whole, [sets[p] for p in kept]))
 
 
-def _fewest_changes(table: Table, tiles: Sequence[str], known: Layout | None = None) -> Layout | None:
+def _fewest_changes(table: Melds, tiles: Sequence[str], known: Layout | None = None) -> Layout | None:
     """The layout breaking the fewest existing sets that the search finds, or None.
 
     The new tiles alone first, then with one set next to them; then sets are tried in
@@ -1521,7 +1521,7 @@ def _rings(sets: list[tuple[str, ...]], tiles: Sequence[str]) -> list[int]:
 
 
 def _layout(
-    table: Table, tiles: Sequence[str], kept: frozenset[int], new_sets: Sequence[tuple[str, ...]]
+    table: Melds, tiles: Sequence[str], kept: frozenset[int], new_sets: Sequence[tuple[str, ...]]
 ) -> Layout:
     """The new table: kept sets in their old order, then the new ones."""
     old = [tuple(s) for position, s in enumerate(table) if position in kept]
@@ -1549,7 +1549,7 @@ def _forget_moves_past_limit() -> None:
 
 def best_play(
     rack: Sequence[str],
-    table: Table = (),
+    table: Melds = (),
     *,
     initial_meld: bool = False,
     objective: Objective = Objective.TILES,
@@ -1581,10 +1581,10 @@ def best_play(
 
 
 def most_tiles(
-    rack: Sequence[str], table: Table = (), *, initial_meld: bool = False, fewest_changes: bool = True
+    rack: Sequence[str], table: Melds = (), *, initial_meld: bool = False, fewest_changes: bool = True
 ) -> Layout | None:
     return best_play(rack, table, initial_meld=initial_meld, fewest_changes=fewest_changes)
 
 
-def highest_value(rack: Sequence[str], table: Table = (), *, initial_meld: bool = False) -> Layout | None:
+def highest_value(rack: Sequence[str], table: Melds = (), *, initial_meld: bool = False) -> Layout | None:
     return best_play(rack, table, initial_meld=initial_meld, objective=Objective.VALUE)

@@ -18,7 +18,7 @@ from bot.games.rummikub import ADAPTER as RUMMIKUB
 from bot.games.seriebum import ADAPTER as SERIEBUM
 from bot.render import faces_in
 from bot.store import GameRow, SeatRow
-from bot.tables import Table
+from bot.tables import LoadedGame
 from games.core import Event
 from tests.bot.driver import NAMES
 
@@ -36,10 +36,10 @@ def png_size(png: bytes) -> tuple[int, int]:
         return image.size
 
 
-def table_of(adapter, players: int, target: int) -> Table:
+def table_of(adapter, players: int, target: int) -> LoadedGame:
     row = GameRow(1, adapter.name, 5, 6, 1, "running", {"target": target}, 60, "en", 3, None, 1, 9)
     seats = [SeatRow(seat, 100 + seat, NAMES[seat], "en", 0, seat == 1, False) for seat in range(players)]
-    return Table(row, seats, adapter.engine.new(players, {}, 3), adapter)
+    return LoadedGame(row, seats, adapter.engine.new(players, {}, 3), adapter)
 
 
 def running_totals(players: int, rounds: int) -> list[list[int]]:

@@ -7,8 +7,8 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Table, Viewer, component_view, game_button
-from bot.games.bue.table import TableSide, card_label, stamp
+from bot.adapter import Click, LoadedGame, Viewer, component_view, game_button
+from bot.games.bue.table import Display, card_label, stamp
 from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
@@ -17,7 +17,7 @@ from games.core import JSON, Event, GameError
 REVEALED = "bue.event.revealed"
 
 
-class BueAdapter(TableSide):
+class BueAdapter(Display):
     """Bué in Discord: the table, the hands, the exchange and reveal flows."""
 
     current_moves = frozenset({"exchange", "reveal"})
@@ -34,7 +34,7 @@ class BueAdapter(TableSide):
             "shuffle": self._shuffle,
         }
 
-    async def _my_decision(self, click: Click, wanted: str) -> tuple[Table, int, JSON, Viewer]:
+    async def _my_decision(self, click: Click, wanted: str) -> tuple[LoadedGame, int, JSON, Viewer]:
         table, seat, viewer = await click.player()
         if wanted not in table.game.to_act().get(seat, frozenset()):
             raise GameError("error.not_your_turn" if wanted != "reveal" else "bue.error.not_reveal_time")
@@ -151,11 +151,11 @@ class BueAdapter(TableSide):
     ) -> None:
         """Play a move checked against the panel's stamp, then tell the player what it did for them."""
 
-        def action(table: Table, seat: int) -> JSON:
+        def action(table: LoadedGame, seat: int) -> JSON:
             self._check_stamp(table.game.view(seat), click.parts)
             return move
 
-        async def answer(table: Table, events: list[Event]) -> None:
+        async def answer(table: LoadedGame, events: list[Event]) -> None:
             seat = table.seat_of(click.interaction.user.id)
             viewer = table.viewer(seat, language(click.interaction))
             private = [
@@ -196,7 +196,7 @@ class BueAdapter(TableSide):
         )
 
     async def _shuffle(self, click: Click) -> None:
-        async def answer(table: Table, events: list[Event]) -> None:
+        async def answer(table: LoadedGame, events: list[Event]) -> None:
             seat = table.seat_of(click.interaction.user.id)
             viewer = table.viewer(seat, language(click.interaction))
             hand = await click.service.render(table, self.hand, table.game.view(seat), viewer, click.game_id)

@@ -52,7 +52,7 @@ def stamp(view: JSON) -> str:
     return f"{view['game_number']}.{view['round']}"
 
 
-class TableSide(GameAdapter):
+class Display(GameAdapter):
     """What everyone sees, and each player's hand."""
 
     engine = Bue

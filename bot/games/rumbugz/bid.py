@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.adapter import Click, Table
+from bot.adapter import Click, LoadedGame
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.text import bug_text
 from bot.replies import language, reply
@@ -11,7 +11,7 @@ from games.core import Event
 
 class BidPanel(Panels):
     async def place(self, click: Click) -> None:
-        async def answer(table: Table, events: list[Event]) -> None:
+        async def answer(table: LoadedGame, events: list[Event]) -> None:
             view = table.game.view(None)
             viewer = table.viewer(language=language(click.interaction))
             text = viewer.t(

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Table, Viewer, game_button, game_select
+from bot.adapter import Click, LoadedGame, Viewer, game_button, game_select
 from bot.games.rumbugz.drafts import ChangeDraft, Picks, Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import LABEL_LIMIT, ROWS
@@ -22,7 +22,7 @@ from games.rumbugz.bugz import changed_sequence
 
 class ChangePanel(Panels):
     def _render_change(
-        self, table: Table, seat: int, viewer: Viewer, draft: ChangeDraft | None
+        self, table: LoadedGame, seat: int, viewer: Viewer, draft: ChangeDraft | None
     ) -> tuple[str, list[Any]]:
         view = table.game.view(seat)
         game_id, stamp = table.row.id, table.row.version
@@ -144,7 +144,7 @@ class ChangePanel(Panels):
         return sequence
 
     async def _show_change(
-        self, click: Click, draft_of: Callable[[Table, int, JSON], ChangeDraft | None]
+        self, click: Click, draft_of: Callable[[LoadedGame, int, JSON], ChangeDraft | None]
     ) -> None:
         table, seat, view, viewer = await self._at_step(click, "change")
         draft = draft_of(table, seat, view)
@@ -157,7 +157,7 @@ class ChangePanel(Panels):
         await self._show_change(click, lambda table, seat, view: None)
 
     async def suggested(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> ChangeDraft:
             self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "change", click.values)
             return ChangeDraft(
@@ -167,7 +167,7 @@ class ChangePanel(Panels):
         await self._show_change(click, draft_of)
 
     async def pick_sequence(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> ChangeDraft:
             self._check_stamp(table, Stamped.decode(click.parts).stamp)
             sequence = self._sequence(view, click.chosen())
             return ChangeDraft(table.row.version, sequence["id"])
@@ -175,7 +175,7 @@ class ChangePanel(Panels):
         await self._show_change(click, draft_of)
 
     async def pick_added(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             offered = self._hand_part(view["hand"], click.parts)
             return replace(draft, add=draft.add.choose(offered, self._owned(click.values, offered)))
@@ -183,7 +183,7 @@ class ChangePanel(Panels):
         await self._show_change(click, draft_of)
 
     async def pick_removed(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             offered = [code for code, _ in table_entries(self._sequence(view, draft.sequence))]
             return replace(draft, remove=tuple(self._owned(click.values, offered)))
@@ -191,7 +191,7 @@ class ChangePanel(Panels):
         await self._show_change(click, draft_of)
 
     async def name_plyt(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> ChangeDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> ChangeDraft:
             draft = ChangeDraft.decode(click.parts)
             return replace(draft, add=draft.add.name(click.parts[-1], click.chosen()))
 
@@ -200,7 +200,7 @@ class ChangePanel(Panels):
     async def confirm(self, click: Click) -> None:
         draft = ChangeDraft.decode(click.parts)
 
-        def action(table: Table, seat: int) -> JSON:
+        def action(table: LoadedGame, seat: int) -> JSON:
             self._check_stamp(table, draft.stamp)
             return draft.action(self._sequence(table.game.view(seat), draft.sequence))
 

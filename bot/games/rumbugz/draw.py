@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.adapter import Click, Table, game_button
+from bot.adapter import Click, LoadedGame, game_button
 from bot.games.rumbugz.drafts import Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.text import bug_text
@@ -40,7 +40,7 @@ class DrawPanel(Panels):
         await self._show(click.interaction, viewer.t("rumbugz.ui.discard.prompt"), buttons)
 
     async def discard(self, click: Click) -> None:
-        def action(table: Table, seat: int) -> JSON:
+        def action(table: LoadedGame, seat: int) -> JSON:
             discarded = Stamped.decode(click.parts)
             self._check_stamp(table, discarded.stamp)
             return {"type": "discard", "bug": discarded.field}

@@ -15,14 +15,14 @@ from bot.games.rumbugz.table import (
     HAND_TILE_H,
     HAND_TILE_W,
     MARGIN,
-    TableSide,
+    Display,
 )
 from bot.games.rumbugz.text import bug_text, bugz_text, kind_name
 from bot.render import Canvas, picture
 from games.core import JSON
 
 
-class HandSide(TableSide):
+class HandSide(Display):
     """What one player sees: their hand, and what they may do next."""
 
     def hand_image(self, codes: Sequence[str]) -> Canvas:

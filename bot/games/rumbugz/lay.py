@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Table, Viewer, game_button
+from bot.adapter import Click, LoadedGame, Viewer, game_button
 from bot.games.rumbugz.drafts import LayDraft, Picks, Stamped
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import ROWS
@@ -19,7 +19,9 @@ from games.rumbugz.bugz import KINDS, check_sequence, entry_order
 
 
 class LayPanel(Panels):
-    def _render_lay(self, table: Table, seat: int, viewer: Viewer, draft: LayDraft) -> tuple[str, list[Any]]:
+    def _render_lay(
+        self, table: LoadedGame, seat: int, viewer: Viewer, draft: LayDraft
+    ) -> tuple[str, list[Any]]:
         view = table.game.view(seat)
         game_id, arg = table.row.id, draft.encode()
         entries = draft.entries()
@@ -95,7 +97,7 @@ class LayPanel(Panels):
         )
         return [*buttons, confirm]
 
-    async def _show_lay(self, click: Click, draft_of: Callable[[Table, int, JSON], LayDraft]) -> None:
+    async def _show_lay(self, click: Click, draft_of: Callable[[LoadedGame, int, JSON], LayDraft]) -> None:
         table, seat, view, viewer = await self._at_step(click, "lay")
         draft = draft_of(table, seat, view)
         self._check_stamp(table, draft.stamp)
@@ -105,13 +107,13 @@ class LayPanel(Panels):
     async def open(self, click: Click) -> None:
         """Opened from a Lay button (a fresh draft) or a kind button (the draft with that kind)."""
 
-        def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> LayDraft:
             return LayDraft.decode(click.parts) if click.parts else LayDraft(table.row.version)
 
         await self._show_lay(click, draft_of)
 
     async def suggested(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> LayDraft:
             self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "lay", click.values)
             return LayDraft(table.row.version, move["kind"], Picks.of(move["bugz"]))
@@ -119,7 +121,7 @@ class LayPanel(Panels):
         await self._show_lay(click, draft_of)
 
     async def pick(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> LayDraft:
             draft = LayDraft.decode(click.parts)
             offered = self._hand_part(view["hand"], click.parts)
             return replace(draft, picks=draft.picks.choose(offered, self._owned(click.values, offered)))
@@ -127,7 +129,7 @@ class LayPanel(Panels):
         await self._show_lay(click, draft_of)
 
     async def name_plyt(self, click: Click) -> None:
-        def draft_of(table: Table, seat: int, view: JSON) -> LayDraft:
+        def draft_of(table: LoadedGame, seat: int, view: JSON) -> LayDraft:
             draft = LayDraft.decode(click.parts)
             return replace(draft, picks=draft.picks.name(click.parts[-1], click.chosen()))
 
@@ -136,7 +138,7 @@ class LayPanel(Panels):
     async def confirm(self, click: Click) -> None:
         draft = LayDraft.decode(click.parts)
 
-        def action(table: Table, seat: int) -> JSON:
+        def action(table: LoadedGame, seat: int) -> JSON:
             self._check_stamp(table, draft.stamp)
             return draft.action()
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Rendered, Table, Viewer, component_view, game_select, number
+from bot.adapter import Click, LoadedGame, Rendered, Viewer, component_view, game_select, number
 from bot.games.rumbugz.hand import HandSide
 from bot.games.rumbugz.steps import (
     CUSTOM_ID_LIMIT,
@@ -34,7 +34,7 @@ class Panels:
     def __init__(self, side: HandSide) -> None:
         self.side = side
 
-    async def _at_step(self, click: Click, step: str) -> tuple[Table, int, JSON, Viewer]:
+    async def _at_step(self, click: Click, step: str) -> tuple[LoadedGame, int, JSON, Viewer]:
         """The clicking player's table, seat, view and viewer, if ``step`` is theirs to take now."""
         table, seat, viewer = await click.player()
         view = table.game.view(seat)
@@ -55,7 +55,7 @@ class Panels:
         return table, seat, view, viewer
 
     @staticmethod
-    def _check_stamp(table: Table, stamp: int | str) -> None:
+    def _check_stamp(table: LoadedGame, stamp: int | str) -> None:
         """Refuse a panel drawn for an earlier position: its custom_ids carry the version it was drawn at."""
         if str(stamp) != str(table.row.version):
             raise GameError("error.out_of_date")
@@ -76,10 +76,10 @@ class Panels:
         file = rendered.file if rendered else None
         await show_panel(interaction, truncate(content), embeds=embeds, file=file, view=view)
 
-    async def _play(self, click: Click, action: JSON | Callable[[Table, int], JSON]) -> None:
+    async def _play(self, click: Click, action: JSON | Callable[[LoadedGame, int], JSON]) -> None:
         """Play a move, then show the player what it did and their hand with the next step's buttons."""
 
-        async def answer(table: Table, events: list[Event]) -> None:
+        async def answer(table: LoadedGame, events: list[Event]) -> None:
             seat = table.seat_of(click.interaction.user.id)
             assert seat is not None
             viewer = table.viewer(seat, language(click.interaction))
@@ -175,7 +175,7 @@ class Panels:
         return True, viewer.t("rumbugz.ui.ready")
 
     @staticmethod
-    def _suggested(table: Table, seat: int, action_type: str) -> list[JSON]:
+    def _suggested(table: LoadedGame, seat: int, action_type: str) -> list[JSON]:
         """The engine's ready-made moves of a type, those emptying the hand most first, 25 at most."""
         moves = [move for move in table.engine(RumBugz).legal_actions(seat) if move["type"] == action_type]
         if action_type == "lay":
@@ -184,7 +184,7 @@ class Panels:
             moves.sort(key=lambda move: len(move["remove"]) - len(move["add"]))
         return moves[:OPTIONS_PER_SELECT]
 
-    def _pick_suggestion(self, table: Table, seat: int, action_type: str, values: Sequence[str]) -> JSON:
+    def _pick_suggestion(self, table: LoadedGame, seat: int, action_type: str, values: Sequence[str]) -> JSON:
         moves = self._suggested(table, seat, action_type)
         index = number(values[0]) if values else len(moves)
         if index >= len(moves):

@@ -52,7 +52,7 @@ ELLIPSIS_W = 36
 Placed = tuple[Mapping[str, Any], int, int]  # a sequence, its left and its line
 
 
-class TableSide(GameAdapter):
+class Display(GameAdapter):
     """What everyone sees: the table message, its picture and its buttons."""
 
     engine = RumBugz

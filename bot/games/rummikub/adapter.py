@@ -9,8 +9,17 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, ClickRead, Table, TableMoves, Viewer, component_view, game_button, game_select
-from bot.games.rummikub.table import CUSTOM_ID_ROOM, SELECT_LIMIT, TableSide
+from bot.adapter import (
+    Click,
+    ClickRead,
+    LoadedGame,
+    TableMoves,
+    Viewer,
+    component_view,
+    game_button,
+    game_select,
+)
+from bot.games.rummikub.table import CUSTOM_ID_ROOM, SELECT_LIMIT, Display
 from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
@@ -21,11 +30,11 @@ from games.rummikub.tiles import parse_tiles, sorted_tiles
 PICK_MENUS = ("pick", "pick2")
 
 
-class RummikubAdapter(TableSide):
+class RummikubAdapter(Display):
     """Rummikub in Discord: the table, the racks, playing by naming rack tiles or picking them."""
 
     # A refused play names the tiles that could go down ("playable") as every line names tiles.
-    code_params = TableSide.code_params | {"playable"}
+    code_params = Display.code_params | {"playable"}
     current_moves = frozenset({"choose"})
     points_per_round = True
 
@@ -33,7 +42,7 @@ class RummikubAdapter(TableSide):
         picks = dict.fromkeys(PICK_MENUS, self._choose)
         return {"choose": self._choose, **picks, "play": self._play, "draw": self._draw}
 
-    async def _my_turn(self, click: Click) -> tuple[Table, int, JSON, Viewer]:
+    async def _my_turn(self, click: Click) -> tuple[LoadedGame, int, JSON, Viewer]:
         table, seat, viewer = await click.deciding_player()
         return table, seat, table.game.view(seat), viewer
 
@@ -136,7 +145,7 @@ async def play_tiles(
     ``read`` and ``seen`` go to the move (``TableMoves.act``); a command has neither."""
     codes = parse_tiles(tiles.replace(".", " "))
 
-    async def answer(table: Table, events: list[Event]) -> None:
+    async def answer(table: LoadedGame, events: list[Event]) -> None:
         viewer = table.viewer(table.seat_of(interaction.user.id), language(interaction))
         # The tiles as the channel names them: in the order of the sets they went into.
         played = next((event.params["tiles"] for event in events if "tiles" in event.params), codes)
@@ -157,7 +166,7 @@ async def draw_tile(
     read: ClickRead | None = None,
     seen: int | None = None,
 ) -> None:
-    async def answer(table: Table, events: list[Event]) -> None:
+    async def answer(table: LoadedGame, events: list[Event]) -> None:
         seat = table.seat_of(interaction.user.id)
         viewer = table.viewer(seat, language(interaction))
         private = [

@@ -47,7 +47,7 @@ def tile_text(code: str) -> str:
     return "J" if code == "j" else code[1:]
 
 
-class TableSide(GameAdapter):
+class Display(GameAdapter):
     """What everyone sees, and each player's rack."""
 
     engine = Rummikub

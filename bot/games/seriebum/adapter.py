@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, Table, component_view
+from bot.adapter import Click, LoadedGame, component_view
 from bot.games.seriebum.panels import Panels
 from bot.publisher import truncate
 from bot.replies import language, show_panel
@@ -60,7 +60,7 @@ class SerieBumAdapter(Panels):
     async def _play(
         self,
         click: Click,
-        action: JSON | Callable[[Table, int], JSON],
+        action: JSON | Callable[[LoadedGame, int], JSON],
         *,
         column: str | None = None,
         moving: bool = False,
@@ -68,7 +68,7 @@ class SerieBumAdapter(Panels):
         """Play a move, then show the player what happened and their next decision in the panel."""
         interaction = click.interaction
 
-        async def answer(table: Table, events: list[Event]) -> None:
+        async def answer(table: LoadedGame, events: list[Event]) -> None:
             seat = table.seat_of(interaction.user.id)
             assert seat is not None
             viewer = table.viewer(seat, language(interaction))
@@ -84,7 +84,7 @@ class SerieBumAdapter(Panels):
         """Option ``values[0]`` of a ``kind`` select, if the game is still where the select was drawn."""
         version, index = click.number(0), click.chosen()
 
-        def action(table: Table, seat: int) -> JSON:
+        def action(table: LoadedGame, seat: int) -> JSON:
             if table.row.version != version:
                 raise GameError("error.out_of_date")
             choices = self._choices(table.game.view(seat), kind)

@@ -8,8 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Table, Viewer, game_button, game_select
-from bot.games.seriebum.table import TableSide
+from bot.adapter import LoadedGame, Viewer, game_button, game_select
+from bot.games.seriebum.table import Display
 from bot.games.seriebum.text import (
     CHOICE_PROMPTS,
     OPTIONS_PER_SELECT,
@@ -25,7 +25,7 @@ from games.core import JSON
 from games.seriebum.engine import BUM_CHOICE, FLIP, FLIP_SECOND, REARRANGE
 
 
-class Panels(TableSide):
+class Panels(Display):
     """The flip panel and the choice menus, each option labelled as the move it makes."""
 
     def _series_name(self, number: int, viewer: Viewer) -> str:
@@ -176,7 +176,7 @@ class Panels(TableSide):
         return items
 
     def _panel(
-        self, table: Table, seat: int, viewer: Viewer, *, column: str | None = None, moving: bool = False
+        self, table: LoadedGame, seat: int, viewer: Viewer, *, column: str | None = None, moving: bool = False
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         """What ``seat`` must decide now, as text and components; a closing line when nothing is left."""
         view = table.game.view(seat)

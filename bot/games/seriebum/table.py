@@ -60,7 +60,7 @@ SPECIAL_SHORT = {JOLLY: "J", RUBA: "R", BUM: "B!"}
 STATE_WORDS = {"up": "face_up", "seen": "seen"}  # a tile in view: how the alt text says it is
 
 
-class TableSide(GameAdapter):
+class Display(GameAdapter):
     """What everyone sees: the board, the series, the table message; and each hand."""
 
     engine = SerieBum
