@@ -125,8 +125,7 @@ class TableService:
 
     @staticmethod
     def check_click(interaction: discord.Interaction, snapshot: Snapshot, seen: int | None) -> None:
-        """Before a panel opens: refuse a click drawn at ``seen`` from a table the player has seen
-        move on."""
+        """Before a panel opens: refuse a click drawn at ``seen`` from a table since moved on."""
         if snapshot.game.status != "running":
             return
         seat = next((s for s in snapshot.seats if s.user_id == interaction.user.id), None)
