@@ -91,12 +91,19 @@ class CommunityStore:
 
     async def set_server(self, guild_id: int, name: str, value: Any) -> None:
         """Set one setting (None: back to its default)."""
-        if name not in SERVER_COLUMNS:
+        await self._choose("guild_settings", "guild_id", SERVER_COLUMNS, guild_id, name, value)
+
+    async def _choose(
+        self, table: str, key: str, columns: tuple[str, ...], owner: int, name: str, value: Any
+    ) -> None:
+        """Set column ``name`` of ``owner``'s row in ``table``, made if it is not there yet; only
+        one of ``columns`` reaches the SQL."""
+        if name not in columns:
             raise ValueError(name)
         await self._db.execute(
-            f"INSERT INTO guild_settings (guild_id, {name}) VALUES (?, ?)"
-            f" ON CONFLICT (guild_id) DO UPDATE SET {name} = excluded.{name}",
-            (guild_id, _encoded(name, value)),
+            f"INSERT INTO {table} ({key}, {name}) VALUES (?, ?)"
+            f" ON CONFLICT ({key}) DO UPDATE SET {name} = excluded.{name}",
+            (owner, _encoded(name, value)),
         )
 
     async def player(self, user_id: int) -> PlayerChoices:
@@ -113,10 +120,4 @@ class CommunityStore:
 
     async def set_player(self, user_id: int, name: str, value: Any) -> None:
         """Set one preference (None: back to its default)."""
-        if name not in PLAYER_COLUMNS:
-            raise ValueError(name)
-        await self._db.execute(
-            f"INSERT INTO player_preferences (user_id, {name}) VALUES (?, ?)"
-            f" ON CONFLICT (user_id) DO UPDATE SET {name} = excluded.{name}",
-            (user_id, _encoded(name, value)),
-        )
+        await self._choose("player_preferences", "user_id", PLAYER_COLUMNS, user_id, name, value)
