@@ -74,8 +74,9 @@ class DisplayBox:
 # An embed's image on desktop: Discord shows it within 400 x 300, SimCord's preview within
 # 400 x 280; the smaller of the two.
 DESKTOP = DisplayBox(400, 280)
-# The same image on a phone 360 px wide: the message gutter and the embed's frame leave 250.
-PHONE = DisplayBox(250, 280)
+# The same image on a phone 360 px wide: the message gutter and the embed's frame leave about 250
+# in Discord's app, 240 in SimCord's preview (measured by the playground's browser test); the smaller.
+PHONE = DisplayBox(240, 280)
 # The smallest text that carries game information (a number, a name, a score), in pixels of
 # its digits' height at display size.
 SMALLEST_GLYPH = {DESKTOP: 12.0, PHONE: 8.0}
@@ -85,7 +86,7 @@ DRAWN_SCALE = 2
 PICTURE_W, PICTURE_H = DRAWN_SCALE * DESKTOP.width, DRAWN_SCALE * DESKTOP.height
 # The smallest font a picture PICTURE_W wide may use: its digits are 13 px tall on desktop and
 # 8 px on a phone (``tests/bot/test_picture_size.py``).
-MIN_FONT = 36
+MIN_FONT = 37
 
 _exact: ContextVar[bool] = ContextVar("exact_colours", default=False)
 
