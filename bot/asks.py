@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -184,6 +185,72 @@ async def abort(tables: TableService, interaction: discord.Interaction, game_id:
     tables.poke_timers()
 
 
+@dataclass(frozen=True)
+class GameClick:
+    """A click on one of a game's buttons or selects, drawn at ``version``, with its read."""
+
+    tables: TableService
+    adapter: GameAdapter
+    rematch: Callable[[discord.Interaction, GameRow], Awaitable[None]]
+    interaction: discord.Interaction
+    snapshot: Snapshot
+    read: ClickRead | None
+    version: int
+    move: str
+    arg: str
+    values: list[str]
+
+    @property
+    def game_id(self) -> int:
+        return self.snapshot.game.id
+
+
+async def own_move(click: GameClick) -> None:
+    """A game's own button or select, handed to its adapter with the click's read and the version
+    its panel saw; one drawn before the player's decision changed shows the table again."""
+    adapter, row = click.adapter, click.snapshot.game
+    free = click.move in adapter.free_moves
+    # A panel opened afresh shows the game as it stands: its click is as if from the table now.
+    seen = None if free else row.version if click.move in adapter.current_moves else click.version
+    # The panels the click draws are stamped with the version it saw (``drawn_at``).
+    stamp = drawn_at.set(seen)
+    try:
+        if not free:
+            click.tables.check_click(click.interaction, click.snapshot, seen)
+        await adapter.on_component(
+            click.tables, click.interaction, row.id, click.move, click.arg, click.values, click.read, seen
+        )
+    except TableMovedOn:
+        note = t(language(click.interaction), "error.table_moved_on")
+        await show_table(click.tables, click.interaction, row.id, note, click.read)
+    finally:
+        drawn_at.reset(stamp)
+
+
+@dataclass(frozen=True)
+class Button:
+    """What a click on a game's button does, and what is checked before: where it may come from
+    (``private``: the game's channel, or also its player's DMs; None: it checks for itself), and
+    whether a player a computer stands in for takes their seat back first."""
+
+    answer: Callable[[GameClick], Awaitable[None]]
+    private: bool | None
+    comes_back: bool = False
+
+
+# The buttons every game's messages share, by move; any other move is the game's own (``OWN``).
+SHARED: Mapping[str, Button] = {
+    "rematch": Button(lambda click: click.rematch(click.interaction, click.snapshot.game), private=False),
+    ABORT: Button(lambda click: abort(click.tables, click.interaction, click.game_id), private=None),
+    KEEP_PLAYING: Button(lambda click: keep_playing(click.interaction), private=None),
+    BACK: Button(lambda click: back(click.tables, click.interaction, click.game_id), private=True),
+    "hand": Button(
+        lambda click: show_hand(click.tables, click.interaction, click.game_id), private=True, comes_back=True
+    ),
+}
+OWN = Button(own_move, private=True, comes_back=True)
+
+
 async def on_click(
     tables: TableService,
     adapters: Mapping[str, GameAdapter],
@@ -195,43 +262,16 @@ async def on_click(
     arg: str,
     values: list[str],
 ) -> None:
-    """A click on one of a game's buttons or selects, drawn at ``version``: the buttons every game
-    shares answered here, a game's own handed to its adapter with the click's read and the version
-    it saw."""
+    """A click on one of a game's buttons or selects, drawn at ``version``: checked as its
+    ``Button`` says, then answered by it."""
     snapshot, read = await tables.read(game_id)
     if snapshot is None or snapshot.game.kind not in adapters:
         raise GameError("error.game_not_running")
-    row = snapshot.game
-    adapter = adapters[row.kind]
-    if move == "rematch":
-        check_origin(interaction, row, private=False)
-        await rematch(interaction, row)
-        return
-    if move == ABORT:
-        await abort(tables, interaction, game_id)
-        return
-    if move == KEEP_PLAYING:
-        await keep_playing(interaction)
-        return
-    check_origin(interaction, row, private=True)
-    if move == BACK:
-        await back(tables, interaction, game_id)
-        return
-    await come_back_if_away(tables, interaction, snapshot)
-    if move == "hand":
-        await show_hand(tables, interaction, game_id)
-        return
-    free = move in adapter.free_moves
-    # A panel opened afresh shows the game as it stands: its click is as if from the table now.
-    seen = None if free else row.version if move in adapter.current_moves else version
-    # The panels the click draws are stamped with the version it saw (``drawn_at``).
-    stamp = drawn_at.set(seen)
-    try:
-        if not free:
-            tables.check_click(interaction, snapshot, seen)
-        await adapter.on_component(tables, interaction, game_id, move, arg, values, read, seen)
-    except TableMovedOn:
-        note = t(language(interaction), "error.table_moved_on")
-        await show_table(tables, interaction, game_id, note, read)
-    finally:
-        drawn_at.reset(stamp)
+    button = SHARED.get(move, OWN)
+    if button.private is not None:
+        check_origin(interaction, snapshot.game, private=button.private)
+    if button.comes_back:
+        await come_back_if_away(tables, interaction, snapshot)
+    adapter = adapters[snapshot.game.kind]
+    click = GameClick(tables, adapter, rematch, interaction, snapshot, read, version, move, arg, values)
+    await button.answer(click)
