@@ -14,7 +14,7 @@ import discord
 
 from bot import standins
 from bot.adapter import ClickRead, GameAdapter, component_view, drawn_at, game_button
-from bot.clicks import TableMovedOn, check_origin
+from bot.clicks import TableMovedOn, check_click, check_origin
 from bot.i18n import language_of, t
 from bot.publisher import DeliveryDeferred, refusal_logged
 from bot.replies import language, reply
@@ -216,7 +216,7 @@ async def own_move(click: GameClick) -> None:
     stamp = drawn_at.set(seen)
     try:
         if not free:
-            click.tables.check_click(click.interaction, click.snapshot, seen)
+            check_click(click.interaction, click.snapshot, seen)
         await adapter.on_component(
             click.tables, click.interaction, row.id, click.move, click.arg, click.values, click.read, seen
         )

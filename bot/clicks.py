@@ -8,7 +8,7 @@ from typing import Literal
 
 import discord
 
-from bot.store import GameRow, SeatRow
+from bot.store import GameRow, SeatRow, Snapshot
 from games.core import GameError
 
 
@@ -46,6 +46,15 @@ def check_fresh(seat: SeatRow, seen: int | None) -> None:
     player's decision last changed."""
     if seen is not None and seen < seat.decision_since:
         raise TableMovedOn
+
+
+def check_click(interaction: discord.Interaction, snapshot: Snapshot, seen: int | None) -> None:
+    """Before a panel opens: refuse a click drawn at ``seen`` from a table since moved on."""
+    if snapshot.game.status != "running":
+        return
+    seat = next((s for s in snapshot.seats if s.user_id == interaction.user.id), None)
+    if seat is not None:
+        check_fresh(seat, seen)
 
 
 def check_origin(interaction: discord.Interaction, row: GameRow, *, private: bool) -> None:

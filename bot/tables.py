@@ -123,15 +123,6 @@ class TableService:
         """A panel's picture, drawn as the publisher draws (``Publisher.render``)."""
         return await Publisher.render(table, draw, *args)
 
-    @staticmethod
-    def check_click(interaction: discord.Interaction, snapshot: Snapshot, seen: int | None) -> None:
-        """Before a panel opens: refuse a click drawn at ``seen`` from a table since moved on."""
-        if snapshot.game.status != "running":
-            return
-        seat = next((s for s in snapshot.seats if s.user_id == interaction.user.id), None)
-        if seat is not None:
-            check_fresh(seat, seen)
-
     # ------------------------------------------------------------------ loading
 
     async def read(self, game_id: int) -> tuple[Snapshot | None, ClickRead | None]:

@@ -8,6 +8,7 @@ import logging
 
 import discord
 
+from bot import asks
 from bot.__main__ import configure_logging
 from bot.playground.world import close_dms
 from bot.store import ChannelBusy, Store
@@ -124,7 +125,7 @@ async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
     assert "moved on" in ephemeral_text(late)
     assert late.response.embeds
     # The click passed the first check and queued on the game's lock while the move was saved.
-    monkeypatch.setattr(TableService, "check_click", no_check)
+    monkeypatch.setattr(asks, "check_click", no_check)
     queued = await forge_click(simcord_env, driver.members[1 - seat], driver.channel, table, waiting_draw)
     assert "moved on" in ephemeral_text(queued)
     assert driver.state().to_json() == after_move
@@ -163,7 +164,7 @@ async def test_a_forged_exchange_queued_behind_a_move_does_not_play(simcord_env,
     deck += f"{game.game_number}.{game.round}.0"
     await driver.exchange_with_deck(seat, 0)
     after = driver.state().to_json()
-    monkeypatch.setattr(TableService, "check_click", no_check)
+    monkeypatch.setattr(asks, "check_click", no_check)
     refused = await forge_click(simcord_env, driver.members[nxt], driver.channel, table, deck)
     assert "moved on" in ephemeral_text(refused)
     assert driver.state().to_json() == after
