@@ -160,6 +160,11 @@ class Player:
 
     def pinned(self, message: object) -> object:
         """This very message, whatever comes after it (``panel()`` follows the newest one)."""
+        for _ in range(PATIENCE_MS // 250):
+            self.recover()
+            if message.count():
+                break
+            self.page.wait_for_timeout(250)
         return self.page.locator(
             f'#channel-message-list [data-message-id="{message.get_attribute("data-message-id")}"]'
         )
@@ -172,22 +177,25 @@ class Player:
         preview refuses an action on a page older than its last redraw, which a computer's move,
         shown as it is made, can bring just before the click ("Action was not completed")."""
         for _ in range(3):
+            self.recover()
             button.click()
             self.done()
-            status = self.page.locator("#action-status").inner_text()
-            if "uncertain" in status:
-                self.reload()
+            if self.recover():
                 return
-            if "not completed" not in status:
+            if "not completed" not in self.page.locator("#action-status").inner_text():
                 return
         pytest.fail("the page refused the same click three times")
 
-    def reload(self) -> None:
-        """The page reloaded, as a person does when it lost the answer to a click on a busy machine
-        ("Action outcome uncertain"): it then keeps every button disabled until it is reloaded. The
-        click was sent, and the reloaded page shows what it did, panels included."""
+    def recover(self) -> bool:
+        """The page reloaded if it lost the answer to a click on a busy machine ("Action outcome
+        uncertain", which can come a while after the click): it then keeps every button disabled
+        until it is reloaded, as a person would. The click was sent, and the reloaded page shows
+        what it did, panels included. Whether it was reloaded."""
+        if "uncertain" not in self.page.locator("#action-status").inner_text():
+            return False
         self.page.reload()
         expect(self.messages().last).to_be_visible()
+        return True
 
     def channel_text(self) -> str:
         return self.page.locator("#channel-message-list").inner_text()
