@@ -90,6 +90,8 @@ def discord_trace() -> aiohttp.TraceConfig:
 async def _answered_by_discord(
     _session: aiohttp.ClientSession, _context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
 ) -> None:
+    if _metrics is None:  # every request of the bot passes here: nothing to do unless counted
+        return
     status = params.response.status
     answer = INTERACTION_ANSWER.search(params.url.path)
     if answer is not None and status < 400:

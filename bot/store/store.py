@@ -39,7 +39,6 @@ class Store:
 
     def __init__(self, backend: Backend, shards: Shards = ALL_SHARDS) -> None:
         self._db = backend
-        self.shards = shards
         self.games = Games(backend, shards)
         self.outbox = Outbox(backend, shards)
         self.timers = TimerStore(backend, shards)
