@@ -127,6 +127,24 @@ FORGED_OPTIONS = (
 )
 
 
+async def make_sure_answered(interaction: discord.Interaction) -> None:
+    """The last step of every command and click (``GameBot.guard``, the command tree's
+    completion): one its handler left unanswered is answered here, so Discord never tells a
+    player "The application did not respond"; logged, being a handler's oversight."""
+    if interaction.response.is_done() or interaction.type not in ANSWERABLE:
+        return
+    log.warning("interaction %s (type %s) left unanswered by its handler", interaction.id, interaction.type)
+    await reply(interaction, t(language(interaction), "common.done"))
+
+
+# The interactions Discord waits an answer for (an autocompletion answers itself, with choices).
+ANSWERABLE = (
+    discord.InteractionType.application_command,
+    discord.InteractionType.component,
+    discord.InteractionType.modal_submit,
+)
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """A GameError becomes an ephemeral message in the user's language; anything else is logged."""
     if isinstance(error, FORGED_OPTIONS):
