@@ -20,6 +20,7 @@ from bot.community import Community
 from bot.community_commands import preferences_group, settings_group
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
+from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CommandTranslator
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
@@ -31,14 +32,6 @@ from bot.timers import Sleep, TimerService
 from games.core import GameError
 
 log = logging.getLogger(__name__)
-
-GAME_EXTENSIONS: tuple[str, ...] = (
-    "bot.games.bue",
-    "bot.games.seriebum",
-    "bot.games.rummikub",
-    "bot.games.rumbugz",
-)
-
 
 # Everything happens through interactions: the bot needs its guilds and channels, and none of
 # the message, typing, reaction or voice events that would otherwise be parsed for every chat line
