@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import GAME_EXTENSIONS
+from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CATALOG
 from tests.bot.driver import TableDriver
 from tests.recipe.test_fifth_game_recipe import LANGUAGES, own_keys
