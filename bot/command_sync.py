@@ -36,7 +36,7 @@ CLAIM_LEASE = 60.0
 REFUSALS = (discord.DiscordException, aiohttp.ClientError)
 
 
-class Outcome(enum.Enum):
+class SyncOutcome(enum.Enum):
     SYNCED = "synced"
     UNCHANGED = "unchanged"
     ELSEWHERE = "being synced by another process"
@@ -72,21 +72,21 @@ async def digest_of(tree: app_commands.CommandTree[Any], guild: Snowflake | None
     return digest(tree.client.application_id, await payload(tree, guild))
 
 
-def left_alone(record: SyncRecord | None, wanted: str, now: float) -> Outcome | None:
+def left_alone(record: SyncRecord | None, wanted: str, now: float) -> SyncOutcome | None:
     """Why a start leaves a scope whose row is ``record`` alone (the commands are those synced, or
     another process is syncing them); None: it claims the scope and syncs."""
     if record is None:
         return None
     if record.claimed_at is not None and now - record.claimed_at < CLAIM_LEASE:
-        return Outcome.ELSEWHERE
+        return SyncOutcome.ELSEWHERE
     if record.digest == wanted and record.claimed_at is None:
-        return Outcome.UNCHANGED
+        return SyncOutcome.UNCHANGED
     return None
 
 
 async def sync_if_changed(
     tree: app_commands.CommandTree[Any], syncs: CommandSyncs, guild: Snowflake | None, now: float
-) -> Outcome:
+) -> SyncOutcome:
     """The scope synced if its commands differ from those its row says were synced, by this
     process if its claim on the row holds. Raises what Discord raised, the row put back."""
     scope = scope_name(guild)
@@ -96,14 +96,14 @@ async def sync_if_changed(
     if reason is not None:
         return reason
     if not await syncs.claim(scope, record, wanted, now):
-        return Outcome.ELSEWHERE
+        return SyncOutcome.ELSEWHERE
     try:
         await tree.sync(guild=guild)
     except BaseException:
         await syncs.release(scope, record, wanted, now)
         raise
     await syncs.confirm(scope, wanted, now)
-    return Outcome.SYNCED
+    return SyncOutcome.SYNCED
 
 
 async def sync_changed(

@@ -14,7 +14,7 @@ import pytest
 from bot import __main__ as root
 from bot import command_sync
 from bot.client import GameBot
-from bot.command_sync import CLAIM_LEASE, Outcome, left_alone
+from bot.command_sync import CLAIM_LEASE, SyncOutcome, left_alone
 from bot.config import Settings
 from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CATALOG
@@ -147,7 +147,7 @@ async def test_two_processes_starting_together_with_new_commands_sync_them_once(
     finally:
         for process in processes:
             await process.close()
-    assert sorted(outcomes, key=lambda outcome: outcome.value) == [Outcome.ELSEWHERE, Outcome.SYNCED]
+    assert sorted(outcomes, key=lambda outcome: outcome.value) == [SyncOutcome.ELSEWHERE, SyncOutcome.SYNCED]
     assert len(syncs_sent(simcord_env)) == 2  # the first start's, and one of the two processes'
     assert "bue" not in {command["name"] for command in simcord_env.backend.commands[None].values()}
 
@@ -256,11 +256,11 @@ def test_python_m_bot_sync_says_what_discord_refused_and_fails(
 
 def test_a_claim_keeps_other_starts_away_until_its_lease_ends():
     assert left_alone(None, "new", 0.0) is None
-    assert left_alone(SyncRecord("new", None), "new", 0.0) is Outcome.UNCHANGED
+    assert left_alone(SyncRecord("new", None), "new", 0.0) is SyncOutcome.UNCHANGED
     assert left_alone(SyncRecord("old", None), "new", 0.0) is None
     # Another process claimed the row: it is syncing, whatever it syncs.
     for digest in ("old", "new"):
-        assert left_alone(SyncRecord(digest, 100.0), "new", 100.0 + CLAIM_LEASE - 1) is Outcome.ELSEWHERE
+        assert left_alone(SyncRecord(digest, 100.0), "new", 100.0 + CLAIM_LEASE - 1) is SyncOutcome.ELSEWHERE
         # The claim of a process that died while syncing: the next start syncs.
         assert left_alone(SyncRecord(digest, 100.0), "new", 100.0 + CLAIM_LEASE) is None
 
