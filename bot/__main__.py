@@ -27,7 +27,7 @@ Discord, in your browser) is not installed: pip install -e ".[playground]" (then
 Set DISCORD_TOKEN to your bot's token, either in the environment or in a file named .env
 in the folder you start the bot from (copy .env.example to .env and fill it in).
 The token is on https://discord.com/developers/applications -> your application -> Bot ->
-Reset Token. See README.md, "Creating the Discord application".
+Reset Token. See docs/hosting.md, "The Discord application".
 """
 
 NO_TOKEN_TO_SYNC = """\
@@ -61,8 +61,8 @@ PLAYGROUND_INTRO = """\
 {why}, so this is the playground: the real bot in a simulated Discord on this computer.
 Play in your browser: {url}
 (this address is a password for the page; nothing listens beyond this computer)
-To run the bot in your Discord server instead, set DISCORD_TOKEN (README.md, "Creating the
-Discord application"). Ctrl-C stops the playground; every start is a fresh server and database.
+To run the bot in your Discord server instead, set DISCORD_TOKEN (docs/hosting.md, "The Discord
+application"). Ctrl-C stops the playground; every start is a fresh server and database.
 """
 
 

@@ -1,5 +1,5 @@
-"""The README's recipe for a fifth game, checked: every registered game has taken each step, and a
-forgotten step fails here, naming it."""
+"""The recipe for a fifth game (docs/development.md, "A fifth game"), checked: every registered
+game has taken each step, and a forgotten step fails here, naming it."""
 
 from __future__ import annotations
 
