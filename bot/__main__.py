@@ -1,10 +1,12 @@
 """``python -m bot``: read the configuration, set up logging, and run the bot in Discord, or,
 with no token (or ``python -m bot playground``), in the playground: a simulated Discord on a local
-page. The same bot either way: only this root knows which."""
+page. The same bot either way: only this root knows which. ``python -m bot sync`` gives Discord
+the bot's commands now, changed or not."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import logging
 import os
@@ -14,7 +16,7 @@ import webbrowser
 import discord
 
 from bot import metrics
-from bot.client import bot_for
+from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.i18n import LANGUAGES
 
@@ -25,7 +27,14 @@ Discord, in your browser) is not installed: pip install -e ".[playground]" (then
 Set DISCORD_TOKEN to your bot's token, either in the environment or in a file named .env
 in the folder you start the bot from (copy .env.example to .env and fill it in).
 The token is on https://discord.com/developers/applications -> your application -> Bot ->
-Reset Token. See README.md, "Creating the Discord application".
+Reset Token. See docs/hosting.md, "The Discord application".
+"""
+
+NO_TOKEN_TO_SYNC = """\
+No Discord token is set, so there is no application to give the commands to.
+
+Set DISCORD_TOKEN to your bot's token, either in the environment or in a file named .env
+in the folder you start the bot from, then run python -m bot sync again.
 """
 
 REJECTED_TOKEN = """\
@@ -52,8 +61,8 @@ PLAYGROUND_INTRO = """\
 {why}, so this is the playground: the real bot in a simulated Discord on this computer.
 Play in your browser: {url}
 (this address is a password for the page; nothing listens beyond this computer)
-To run the bot in your Discord server instead, set DISCORD_TOKEN (README.md, "Creating the
-Discord application"). Ctrl-C stops the playground; every start is a fresh server and database.
+To run the bot in your Discord server instead, set DISCORD_TOKEN (docs/hosting.md, "The Discord
+application"). Ctrl-C stops the playground; every start is a fresh server and database.
 """
 
 
@@ -63,7 +72,10 @@ def arguments(argv: list[str]) -> argparse.Namespace:
         description="Run the bot in Discord (with DISCORD_TOKEN) or in the playground, in your browser.",
     )
     parser.add_argument(
-        "mode", nargs="?", choices=["discord", "playground"], help="default: discord if DISCORD_TOKEN is set"
+        "mode",
+        nargs="?",
+        choices=["discord", "playground", "sync"],
+        help="default: discord if DISCORD_TOKEN is set; sync: give Discord the commands now, and exit",
     )
     parser.add_argument("--no-browser", action="store_true", help="the playground opens no browser")
     parser.add_argument(
@@ -88,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     if playground:
         why = "No Discord token is set" if settings.token is None else "You asked for the playground"
         return run_playground(settings, why, args.language, open_browser=not args.no_browser)
+    if args.mode == "sync":
+        return sync_commands(settings)
     if settings.token is None:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
@@ -106,6 +120,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def sync_commands(settings: Settings) -> int:
+    """The commands synced to Discord now, changed or not, with the configured token (and to the
+    DEV_GUILD_ID server if set), and their digests kept: the next start finds them unchanged."""
+    if settings.token is None:
+        print(NO_TOKEN_TO_SYNC, file=sys.stderr)
+        return 2
+    token = settings.token
+
+    async def sync() -> list[str]:
+        async with GameBot(settings, commands_only=True) as bot:
+            await bot.login(token)
+            return await bot.sync_commands_now()
+
+    try:
+        scopes = asyncio.run(sync())
+    except discord.LoginFailure:
+        print(REJECTED_TOKEN, file=sys.stderr)
+        return 2
+    except discord.DiscordException as error:
+        print(f"Discord refused the commands: {error}", file=sys.stderr)
+        return 1
+    print(f"Commands synced: {', '.join(scopes)}.")
+    return 0
+
+
 def run_playground(settings: Settings, why: str, language: str | None, *, open_browser: bool) -> int:
     from bot import playground
 
@@ -119,8 +158,6 @@ def run_playground(settings: Settings, why: str, language: str | None, *, open_b
         print(MISSING_TOKEN, file=sys.stderr)
         print(f"(missing for the playground: {', '.join(missing)})", file=sys.stderr)
         return 2
-    import asyncio
-
     from bot.playground.serve import serve
 
     def ready(url: str) -> None:

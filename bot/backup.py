@@ -1,5 +1,5 @@
 """``python -m bot.backup [FILE]``: copy the bot's SQLite database while the bot runs, check the copy,
-and say where it is. PostgreSQL has its own tool for this: pg_dump (see the README)."""
+and say where it is. PostgreSQL has its own tool for this: pg_dump (see docs/hosting.md)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def main(arguments: list[str] | None = None) -> int:
         return 2
     database = settings.database
     if database.startswith(POSTGRES_SCHEMES):
-        print("The bot's database is PostgreSQL: back it up with pg_dump (see README.md).", file=sys.stderr)
+        print("The bot's database is PostgreSQL: back it up with pg_dump (docs/hosting.md).", file=sys.stderr)
         return 2
     if not Path(database).exists():
         print(f"No database at {database}", file=sys.stderr)

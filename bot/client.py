@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics
+from bot import command_sync, metrics
 from bot.adapter import GameAdapter
 from bot.asks import Moves
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
@@ -21,6 +21,7 @@ from bot.community import Community
 from bot.community_commands import preferences_group, settings_group
 from bot.components import COMPONENTS
 from bot.config import Settings
+from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CommandTranslator
 from bot.lobby import Lobbies
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
@@ -32,14 +33,6 @@ from bot.timers import Sleep, TimerService
 from games.core import GameError
 
 log = logging.getLogger(__name__)
-
-GAME_EXTENSIONS: tuple[str, ...] = (
-    "bot.games.bue",
-    "bot.games.seriebum",
-    "bot.games.rummikub",
-    "bot.games.rumbugz",
-)
-
 
 # Everything happens through interactions: the bot needs its guilds and channels, and none of
 # the message, typing, reaction or voice events that would otherwise be parsed for every chat line
@@ -64,6 +57,7 @@ class GameBot(commands.Bot):
         extensions: Sequence[str] = GAME_EXTENSIONS,
         after_delivery: Callable[[], None] | None = None,
         timer_sleep: Sleep = asyncio.sleep,
+        commands_only: bool = False,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -80,6 +74,9 @@ class GameBot(commands.Bot):
         self.game_extensions = tuple(extensions)
         # How the timers wait for the next due one (the playground's wall clock, see bot.playground.live).
         self.timer_sleep = timer_sleep
+        # Built to sync the commands by hand (python -m bot sync): it neither syncs by itself nor
+        # runs any game.
+        self.commands_only = commands_only
         self.adapters: dict[str, GameAdapter] = {}
         # The services get what they need; the store and the timers follow once opened.
         self.tables = TableService(self.adapters, settings, self, after_delivery)
@@ -112,15 +109,32 @@ class GameBot(commands.Bot):
         self.tree.add_command(settings_group(self))
         self.tree.add_command(preferences_group(self))
         self.add_dynamic_items(*COMPONENTS, ReplayButton, ReplaySelect)
+        if self.settings.dev_guild_id is not None:
+            # The test server gets every command as its own too (Discord shows them there at once).
+            self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
+        if self.commands_only:
+            return
         await self._sync_commands()
         await self._resume_games()
 
+    def command_scopes(self) -> list[discord.Object | None]:
+        """Where the commands go: the DEV_GUILD_ID server when set, and everywhere."""
+        if self.settings.dev_guild_id is None:
+            return [None]
+        return [discord.Object(id=self.settings.dev_guild_id), None]
+
     async def _sync_commands(self) -> None:
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        await self.tree.sync()
+        """The commands, if they changed since they were last synced; by one process, the one
+        holding shard 0 (see bot/command_sync.py)."""
+        if 0 not in self.settings.shards.ids:
+            log.info("commands: left to the process holding shard 0")
+            return
+        now = discord.utils.utcnow().timestamp()
+        await command_sync.sync_changed(self.tree, self.store.command_syncs, self.command_scopes(), now)
+
+    async def sync_commands_now(self) -> list[str]:
+        """Every scope's commands synced, changed or not (python -m bot sync); the scopes synced."""
+        return await command_sync.sync_now(self.tree, self.store.command_syncs, self.command_scopes())
 
     async def _resume_games(self) -> None:
         """Restart the timers of this process's running games. A game is read from the database

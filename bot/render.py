@@ -61,7 +61,7 @@ PICTURES_KEPT = 128  # encoded pictures kept by what they were drawn from, about
 @dataclass(frozen=True)
 class DisplayBox:
     """The box a client shows a picture in: scaled down to fit it, keeping its shape, never up.
-    Where the numbers come from: README, "Development", "What a picture looks like in Discord"."""
+    Where the numbers come from: docs/development.md, "Pictures at Discord's sizes"."""
 
     width: int
     height: int

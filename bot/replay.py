@@ -14,7 +14,7 @@ from importlib import import_module
 from pathlib import Path
 
 from bot.adapter import GameAdapter, Viewer
-from bot.client import GAME_EXTENSIONS
+from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import LANGUAGES, t
 from bot.replays import CannotReplay, Replay, ReplayFileError, check_result, read_export
 

@@ -17,8 +17,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.client import GAME_EXTENSIONS, GameBot, bot_for
+from bot.client import GameBot, bot_for
 from bot.config import Settings
+from bot.game_catalogue import GAME_EXTENSIONS
 
 
 @pytest.fixture(scope="session")

@@ -264,4 +264,14 @@ MIGRATIONS: tuple[str, ...] = (
         gateway INTEGER NOT NULL
     );
     """,
+    """
+    -- The application commands each scope ('global', 'guild <id>') was last given: a digest of what
+    -- was sent, so a start syncs only when they changed (bot/command_sync.py); claimed_at: when a
+    -- process began giving Discord this digest, NULL once Discord took it.
+    CREATE TABLE command_syncs (
+        scope TEXT PRIMARY KEY,
+        digest TEXT NOT NULL,
+        claimed_at DOUBLE PRECISION
+    );
+    """,
 )

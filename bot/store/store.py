@@ -1,7 +1,7 @@
 """All SQL of the bot, written once for every database (see bot/store/backend.py), by concern:
 games and their moves (``games.py``), the outbox, timers, records and ratings, a server's
-settings and players' preferences (``community.py``), heartbeats; ``Store`` composes them over
-one backend.
+settings and players' preferences (``community.py``), heartbeats, the application commands last
+synced; ``Store`` composes them over one backend.
 
 The database is the truth. Every accepted action is appended to the game's action log
 and the new state committed in one transaction, before the bot answers anyone.
@@ -10,6 +10,7 @@ and the new state committed in one transaction, before the bot answers anyone.
 from __future__ import annotations
 
 from bot.store.backend import Backend
+from bot.store.command_syncs import CommandSyncs
 from bot.store.community import CommunityStore
 from bot.store.games import Games
 from bot.store.heartbeats import Heartbeats
@@ -35,7 +36,7 @@ async def open_backend(database: str) -> Backend:
 
 class Store:
     """The database, by concern: ``games``, ``outbox``, ``timers``, ``records``, ``community``,
-    ``heartbeats``, each over the same backend."""
+    ``heartbeats``, ``command_syncs``, each over the same backend."""
 
     def __init__(self, backend: Backend, shards: Shards = ALL_SHARDS) -> None:
         self._db = backend
@@ -45,6 +46,7 @@ class Store:
         self.records = Records(backend, shards)
         self.community = CommunityStore(backend)
         self.heartbeats = Heartbeats(backend)
+        self.command_syncs = CommandSyncs(backend)
 
     @classmethod
     async def open(cls, database: str, shards: Shards = ALL_SHARDS) -> Store:

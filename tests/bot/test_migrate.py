@@ -91,6 +91,7 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         "guild_settings": 1,
         "player_preferences": 1,
         "heartbeats": 1,
+        "command_syncs": 1,
     }
     with pytest.raises(CopyRefused, match="not empty"):
         await migrate(database, postgres_database)

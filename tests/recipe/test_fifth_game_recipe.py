@@ -1,5 +1,5 @@
-"""The README's recipe for a fifth game, checked: every registered game has taken each step, and a
-forgotten step fails here, naming it."""
+"""The recipe for a fifth game (docs/development.md, "A fifth game"), checked: every registered
+game has taken each step, and a forgotten step fails here, naming it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapter import GameAdapter
-from bot.client import GAME_EXTENSIONS
+from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CATALOG
 from games.core import Game
 from games.robots import Robot
@@ -83,4 +83,6 @@ def test_import_linter_lists_name_every_game_package() -> None:
 def test_every_game_package_is_registered() -> None:
     games = {p.parent.name for p in (ROOT / "bot" / "games").glob("*/__init__.py")}
     registered = {extension.rsplit(".", 1)[1] for extension in GAME_EXTENSIONS}
-    assert games == registered, f"step 'registration': GAME_EXTENSIONS lacks {sorted(games - registered)}"
+    assert games == registered, (
+        f"step 'registration': GAME_EXTENSIONS in bot/game_catalogue.py lacks {sorted(games - registered)}"
+    )

@@ -1,4 +1,4 @@
-"""The recipe proved on a fifth game: a toy race (``tests/toy``), added by the README's steps,
+"""The recipe proved on a fifth game: a toy race (``tests/toy``), added by the recipe's steps,
 registered as an extension and played through SimCord from ``/toy start`` to its result, its
 record, its history and its replay, with the shared code untouched."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import GAME_EXTENSIONS
+from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CATALOG
 from tests.bot.driver import TableDriver
 from tests.recipe.test_fifth_game_recipe import LANGUAGES, own_keys
@@ -26,7 +26,7 @@ class RaceDriver(TableDriver[Race]):
 
 @pytest.fixture
 def toy_texts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Step 'texts': the toy's keys in the catalogue, as its locale file would put them."""
+    """Step 'locale file': the toy's keys in the catalogue, as its locale file would put them."""
     for key, entry in TEXTS.items():
         monkeypatch.setitem(CATALOG.messages, key, entry)
 

@@ -1,5 +1,5 @@
-"""A toy fifth game, added the way the README's recipe adds one, to prove the recipe: a race to a
-target where each turn adds 1, 2 or 3. It lives with the tests and is registered only by them
+"""A toy fifth game, added the way the recipe (docs/development.md) adds one, to prove the recipe: a
+race to a target where each turn adds 1, 2 or 3. It lives with the tests and is registered only by them
 (``tests/recipe/test_toy_game.py``); the shipped bot knows nothing of it."""
 
 from __future__ import annotations
