@@ -165,10 +165,12 @@ class TableService:
         answered, then published. False when there was nothing to do."""
         asker = asker or Nobody()
         lock = self.lock(game_id)
-        if lock.locked():
+        # An ask that waits for another change is made from the game as that change leaves it.
+        waits = lock.locked()
+        if waits:
             await asker.waiting()
         async with lock:
-            made, pictures = await self._ruled(game_id, order, asker)
+            made, pictures = await self._ruled(game_id, order, asker, None if waits else asker.read)
             if not made:
                 return False
             last = made[-1].after
@@ -192,10 +194,11 @@ class TableService:
                 change.after, change.publication, pictures=pictures, shown=shown is not None
             )
 
-    async def _ruled(self, game_id: int, order: Order, asker: Asker) -> tuple[list[Made], Pictures]:
-        """The rulings, committed, and their pictures: from the asker's read, or, when another
-        process moved the game after it, from a new one (once)."""
-        read = asker.read
+    async def _ruled(
+        self, game_id: int, order: Order, asker: Asker, read: Snapshot | None
+    ) -> tuple[list[Made], Pictures]:
+        """The rulings, committed, and their pictures: from ``read``, or, when another process
+        moved the game after it, from a new one (once)."""
         for attempt in (1, 2):
             snapshot = read if read is not None else await self.store.games.snapshot(game_id)
             if snapshot is None:

@@ -212,11 +212,13 @@ class Games(Concern):
         ]
         if change.logged is not None:
             seat, action = change.logged
+            # Numbered from 1, move by move (a replay's positions, 0 the deal), whatever else changed the
+            # game's version.
             statements.append(
                 Statement(
-                    "INSERT INTO actions (game_id, number, seat, action, by_timeout, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game.id, version - 1, seat, json.dumps(action), int(change.by_timeout), now),
+                    "INSERT INTO actions (game_id, number, seat, action, by_timeout, at) VALUES (?,"
+                    " (SELECT COALESCE(MAX(number), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?)",
+                    (game.id, game.id, seat, json.dumps(action), int(change.by_timeout), now),
                 )
             )
         if change.round_ended:
