@@ -98,7 +98,7 @@ class InteractionAsker:
             return None
         body: dict[str, Any] = {"content": picture.content, "embeds": picture.embeds, "view": picture.view()}
         try:
-            if self._post and message is None and not response.is_done():
+            if self._post and not response.is_done():
                 posted: dict[str, Any] = {"embeds": picture.embeds}
                 posted.update(files=[picture.file] if picture.file else [])
                 if (view := picture.view()) is not None:

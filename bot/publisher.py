@@ -193,7 +193,11 @@ class Publisher:
     @staticmethod
     async def render_all(drawings: Sequence[Drawing]) -> list[Rendered]:
         """Several pictures drawn in one trip to a thread (one wake-up of the loop, not one each)."""
-        return await asyncio.to_thread(lambda: [drawing.draw(*drawing.args) for drawing in drawings])
+
+        def drawn() -> list[Rendered]:
+            return [drawing.draw(*drawing.args) for drawing in drawings]
+
+        return await asyncio.to_thread(drawn)
 
     def draw_ahead(self, table: Table, publication: Publication) -> dict[tuple[int, int | None], Rendered]:
         """In the change's thread, from ``table`` as its commit leaves it: the pictures its
@@ -440,10 +444,21 @@ class Publisher:
             return
         assert isinstance(table, LoadedGame)
         animation = await self._animation(table) if table.game.finished else None
-        files = [await chart.draw(delivery.embeds), *([animation] if animation is not None else [])]
-        message_id = table.row.results_message_id
+        await self._add_chart(channel, table.row.results_message_id, chart, delivery.embeds, animation)
+
+    async def _add_chart(
+        self,
+        channel: GameChannel,
+        message_id: int,
+        chart: ResultsChart,
+        embeds: list[discord.Embed],
+        animation: discord.File | None = None,
+    ) -> None:
+        """Edit the results message to show the chart, and the match's animation when it ended
+        (``refusal_logged``)."""
+        files = [await chart.draw(embeds), *([animation] if animation is not None else [])]
         with refusal_logged("could not add the chart to message %s", message_id):
-            await channel.get_partial_message(message_id).edit(embeds=delivery.embeds[:10], attachments=files)
+            await channel.get_partial_message(message_id).edit(embeds=embeds[:10], attachments=files)
 
     async def _animation(self, table: LoadedGame) -> discord.File | None:
         """The finished match's table, round by round (``match_animation``): never a reason to

@@ -244,7 +244,8 @@ class TableService:
         for change in made:
             if isinstance(change.change, Commit):
                 await self.store.games.commit(row, change.change, now)
-                metrics.move()
+                if change.change.logged is not None:
+                    metrics.move()
             else:
                 await self.store.games.commit_lobby(row, change.change, now)
             row = change.after.row
