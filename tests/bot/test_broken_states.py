@@ -14,10 +14,10 @@ import pytest
 from bot import publisher as publisher_module
 from bot import referee, timers
 from bot.outbox import part_nonce
+from bot.publisher import Publisher
 from bot.store import GameRow, Pending, Store, TimerRow
 from bot.store.games import Games
 from bot.store.outbox import Outbox
-from bot.publisher import Publisher
 from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver
