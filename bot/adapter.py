@@ -370,9 +370,11 @@ class GameAdapter(GameRules, ABC):
         return {}
 
 
-def loaded(
-    snapshot: Snapshot, adapters: Mapping[str, GameAdapter], links: Links
-) -> LoadedGame | Lobby[GameAdapter]:
+# A game as a read finds it: still a lobby, or dealt.
+GameOrLobby = LoadedGame | Lobby[GameAdapter]
+
+
+def loaded(snapshot: Snapshot, adapters: Mapping[str, GameAdapter], links: Links) -> GameOrLobby:
     """The game a read found: a lobby (open or closed) until it is dealt, then the game as its
     engine plays it (running, finished or aborted)."""
     row = snapshot.game

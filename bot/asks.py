@@ -12,11 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, DrawnAt, LoadedGame, component_view
+from bot.adapter import Click, DrawnAt, GameOrLobby, LoadedGame, component_view
 from bot.clicks import check_origin, check_version
 from bot.i18n import t
 from bot.model import Match
-from bot.publisher import Table
 from bot.referee import Abort, ComeBack, Leave, Play, check_abort
 from bot.refusals import due_for_repost
 from bot.replies import language, reply
@@ -73,7 +72,7 @@ class InteractionAsker:
         else:
             await response.defer(ephemeral=True, thinking=True)
 
-    def refused(self, table: Table, error: GameError) -> None:
+    def refused(self, table: GameOrLobby, error: GameError) -> None:
         if isinstance(table, LoadedGame):
             viewer = table.viewer(table.seat_of(self.interaction.user.id), language(self.interaction))
             table.adapter.name_codes(error, viewer)
@@ -273,7 +272,7 @@ async def abort(tables: TableService, click: Click) -> None:
     interaction = click.interaction
     order = may_abort(interaction, click.read.game)
 
-    async def closed(table: Table, events: list[Event]) -> None:
+    async def closed(table: GameOrLobby, events: list[Event]) -> None:
         if interaction.message is None or interaction.message.id != table.row.message_id:
             await replace_panel(interaction, t(language(interaction), "common.aborted_ephemeral"))
 

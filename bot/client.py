@@ -139,7 +139,7 @@ class GameBot(commands.Bot):
     async def _resume_games(self) -> None:
         """Restart the timers of this process's running games. A game is read from the database
         when a click or a timer first needs it, so start-up does not grow with the games stored."""
-        log.info("resumed %d running game(s)", await self.store.games.running_count())
+        log.info("resumed %d running game(s)", await self.tables.running_count())
         # What this process's shards had claimed before it started, a process now gone held.
         await self.store.timers.take_back_claims()
         self.timers.poke()
@@ -161,7 +161,7 @@ class GameBot(commands.Bot):
                 now = discord.utils.utcnow().timestamp()
                 await self.store.heartbeats.beat(self.settings.process_name, self.gateway_connected(), now)
                 if metrics.enabled():
-                    running = await self.store.games.running_count()
+                    running = await self.tables.running_count()
                     metrics.tables(running, await self.store.heartbeats.pending_announcements())
             except Exception:
                 log.exception("could not write the heartbeat")
@@ -172,7 +172,7 @@ class GameBot(commands.Bot):
     async def _deliver_pending(self) -> None:
         await self.wait_until_ready()
         try:
-            await self.tables.publisher.deliver_pending()
+            await self.tables.resume()
         except Exception:
             log.exception("could not deliver what was pending at start-up")
 
@@ -181,7 +181,7 @@ class GameBot(commands.Bot):
             self._heartbeat.cancel()
         if hasattr(self, "timers"):
             self.timers.stop()
-        self.tables.publisher.close()
+        self.tables.close()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()

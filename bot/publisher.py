@@ -21,7 +21,17 @@ from typing import Any, Protocol
 import discord
 
 from bot import standins
-from bot.adapter import DrawnAt, GameAdapter, Links, LoadedGame, Rendered, Viewer, component_view, loaded
+from bot.adapter import (
+    DrawnAt,
+    GameAdapter,
+    GameOrLobby,
+    Links,
+    LoadedGame,
+    Rendered,
+    Viewer,
+    component_view,
+    loaded,
+)
 from bot.i18n import language_of, t
 from bot.lobby_message import lobby_message
 from bot.model import ABORTED, Lobby, Publication
@@ -30,12 +40,11 @@ from bot.planning import EXPIRE
 from bot.records import ResultsChart, score_chart
 from bot.refusals import CANNOT_DM, Refusal, due_for_repost, refusal, retire, transient
 from bot.replays import match_animation
+from bot.replies import truncate
 from bot.store import Pending, SeatRow, Snapshot, Store
 from games.core import BACK, GameError
 
 log = logging.getLogger(__name__)
-
-MESSAGE_LIMIT = 2000
 
 # How long a player's DMs found closed (50007) are not tried again; their hand button, or joining
 # a game, tries them at once.
@@ -48,9 +57,6 @@ RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 3600.0)
 # What a change's pictures are, drawn with it (``draw_ahead``): by the version drawn at and whose
 # they are (None: the message the game keeps, its table or lobby).
 Pictures = Mapping[tuple[int, int | None], Rendered]
-
-# A game as its publications are delivered from it.
-Table = LoadedGame | Lobby[GameAdapter]
 
 
 def dm_closed_recently(seat: SeatRow, now: float) -> bool:
@@ -84,10 +90,6 @@ def refusal_logged(message: str, *args: object) -> Iterator[None]:
         if not isinstance(error, discord.HTTPException):
             raise
         log.warning(message + " (%s %s)", *args, error.status, error.code)
-
-
-def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # The channels a game is played in: each sends, and points at one of its messages to edit it.
@@ -128,7 +130,7 @@ class Delivery:
     """One publication being delivered: what its parts send, read and drawn before any is sent,
     and its outbox row as the parts mark it (``pending``)."""
 
-    table: Table
+    table: GameOrLobby
     publication: Publication
     pending: Pending
     viewer: Viewer
@@ -199,7 +201,9 @@ class Publisher:
 
         return await asyncio.to_thread(drawn)
 
-    def draw_ahead(self, table: Table, publication: Publication) -> dict[tuple[int, int | None], Rendered]:
+    def draw_ahead(
+        self, table: GameOrLobby, publication: Publication
+    ) -> dict[tuple[int, int | None], Rendered]:
         """In the change's thread, from ``table`` as its commit leaves it: the pictures its
         delivery shows when nothing of it is delivered yet (after every change but a restart's)."""
         nothing_yet = Pending(table.row.id, table.row.version, {}, frozenset())
@@ -214,14 +218,14 @@ class Publisher:
             log.exception("pictures of game %s not drawn with its change", table.row.id)
             return {}
 
-    def _drawing(self, table: Table, publication: Publication, whose: int | None) -> Drawing:
+    def _drawing(self, table: GameOrLobby, publication: Publication, whose: int | None) -> Drawing:
         """The message the game keeps (None), or the hand of seat ``whose``."""
         if whose is not None and isinstance(table, LoadedGame):
             viewer = table.viewer(whose, language_of(table.seats[whose].locale))
             return Drawing(table.adapter.hand, (table.game.view(whose), viewer, table.drawn_at))
         return Drawing(self._kept_message, (table, publication))
 
-    def _kept_message(self, table: Table, publication: Publication) -> Rendered:
+    def _kept_message(self, table: GameOrLobby, publication: Publication) -> Rendered:
         """The table (no buttons once the match is over), the lobby, or either closed."""
         lang = language_of(table.row.locale)
         if table.row.status == ABORTED:
@@ -238,7 +242,7 @@ class Publisher:
 
     async def deliver(
         self,
-        table: Table,
+        table: GameOrLobby,
         publication: Publication,
         *,
         pending: Pending | None = None,
@@ -254,7 +258,12 @@ class Publisher:
             self._defer(table.row.id, deferred)
 
     async def _deliver(
-        self, table: Table, publication: Publication, pending: Pending | None, pictures: Pictures, shown: bool
+        self,
+        table: GameOrLobby,
+        publication: Publication,
+        pending: Pending | None,
+        pictures: Pictures,
+        shown: bool,
     ) -> None:
         delivery = await self._prepared(table, publication, pending, pictures, shown)
         for step in DELIVERY:
@@ -326,7 +335,12 @@ class Publisher:
             del self._retries[game_id]
 
     async def _prepared(
-        self, table: Table, publication: Publication, pending: Pending | None, pictures: Pictures, shown: bool
+        self,
+        table: GameOrLobby,
+        publication: Publication,
+        pending: Pending | None,
+        pictures: Pictures,
+        shown: bool,
     ) -> Delivery:
         """What the parts send, read and drawn before any is sent."""
         if pending is None:
@@ -483,7 +497,7 @@ class Publisher:
     # ------------------------------------------------------------------ the kept message
 
     async def _show_kept(
-        self, table: Table, rendered: Rendered, publication: Publication, pending: Pending
+        self, table: GameOrLobby, rendered: Rendered, publication: Publication, pending: Pending
     ) -> Pending:
         """Edit the kept message in place; or post it anew at the bottom of the channel, when it
         was deleted, when Discord refuses its edit (30046, the cap on edits of a message older than
@@ -516,7 +530,12 @@ class Publisher:
         return pending
 
     async def _post_kept(
-        self, channel: GameChannel, table: Table, rendered: Rendered, pending: Pending, repost: TableRepost
+        self,
+        channel: GameChannel,
+        table: GameOrLobby,
+        rendered: Rendered,
+        pending: Pending,
+        repost: TableRepost,
     ) -> Pending:
         """Post the kept message at the bottom of the channel, exactly once for this publication:
         a post sent again after a crash carries the same nonce (Discord answers it with the message
@@ -535,7 +554,7 @@ class Publisher:
             await retire(channel, repost.old, self._pointer(table, message_url(table)))
         return await self.store.outbox.mark_delivered(pending, TABLE_PART)
 
-    def _pointer(self, table: Table, url: str) -> str:
+    def _pointer(self, table: GameOrLobby, url: str) -> str:
         """What the old message says once retired: where the new one is."""
         lang = language_of(table.row.locale)
         if isinstance(table, LoadedGame):
@@ -546,7 +565,7 @@ class Publisher:
     # ------------------------------------------------------------------ who is told what
 
     @staticmethod
-    def _called(table: Table, publication: Publication) -> list[int]:
+    def _called(table: GameOrLobby, publication: Publication) -> list[int]:
         """The people the change gave a decision they did not face, but its actor."""
         if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
             return []
@@ -559,7 +578,7 @@ class Publisher:
         ]
 
     async def _pictures(
-        self, table: Table, publication: Publication, pictures: Pictures, whose: Sequence[int | None]
+        self, table: GameOrLobby, publication: Publication, pictures: Pictures, whose: Sequence[int | None]
     ) -> list[Rendered]:
         """The kept message (None) and the hands of the seats ``whose`` names: those drawn with the
         change, and the others (all of them after a restart) drawn now, in one trip to a thread."""
@@ -572,7 +591,7 @@ class Publisher:
 
     @staticmethod
     def _private_lines(
-        table: Table, publication: Publication, newly: Sequence[int], pending: Pending
+        table: GameOrLobby, publication: Publication, newly: Sequence[int], pending: Pending
     ) -> dict[int, list[str]]:
         """The players to DM, each with their lines: a DM only when their hand changed (the channel
         line already calls whoever must move), and never one already sent."""
@@ -600,7 +619,7 @@ class Publisher:
         return told
 
     async def direct_message(
-        self, table: Table, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
+        self, table: GameOrLobby, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
     ) -> None:
         """DM a player their hand; if their DMs are closed (50007, and only that), say so once in
         the channel and carry on. DMs found closed are not tried again for a while
@@ -669,7 +688,7 @@ def _body(rendered: Rendered) -> dict[str, Any]:
     }
 
 
-def message_url(table: Table) -> str:
+def message_url(table: GameOrLobby) -> str:
     return f"https://discord.com/channels/{table.row.guild_id}/{table.row.channel_id}/{table.row.message_id}"
 
 

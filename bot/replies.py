@@ -16,6 +16,14 @@ from games.core import GameError
 log = logging.getLogger(__name__)
 
 
+# The longest text of a message Discord takes.
+MESSAGE_LIMIT = 2000
+
+
+def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 # Where an interaction carries the language its user chose in /preferences (see ``prefer``).
 CHOSEN_LANGUAGE = "chosen_language"
 

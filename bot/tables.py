@@ -18,14 +18,14 @@ from typing import Any, NamedTuple, Protocol
 import discord
 
 from bot import metrics, referee, standins
-from bot.adapter import GameAdapter, Links, LoadedGame, Rendered, as_loaded, loaded
+from bot.adapter import GameAdapter, GameOrLobby, Links, LoadedGame, Rendered, as_loaded, loaded
 from bot.clicks import OutOfDate
 from bot.config import Settings
 from bot.i18n import language_of, t
 from bot.lobby_message import computer_name
 from bot.model import Commit, GameRow, LobbyChange, Publication, SeatRow
 from bot.planning import EXPIRE, Pace
-from bot.publisher import Messenger, Pictures, Publisher, Table
+from bot.publisher import Messenger, Pictures, Publisher
 from bot.referee import Context, Due, Order
 from bot.store import Snapshot, StaleVersion, Store, TimerRow
 from games.core import Event, GameError
@@ -44,7 +44,7 @@ class Outcome:
     """What a change did, for its asker's answer: the game as it left it, every event, and the
     kept message (table or lobby) drawn with it, when it was."""
 
-    table: Table
+    table: GameOrLobby
     events: list[Event]
     picture: Rendered | None = None
 
@@ -64,7 +64,7 @@ class Asker(Protocol):
     async def answer(self, outcome: Outcome) -> int | None:
         """Answer, once the change is saved; the id of the kept message if the answer showed it."""
 
-    def refused(self, table: Table, error: GameError) -> None:
+    def refused(self, table: GameOrLobby, error: GameError) -> None:
         """A refusal, worded for the asker (its cards and tiles named as the game names them)."""
 
 
@@ -83,7 +83,7 @@ class Nobody:
     async def answer(self, outcome: Outcome) -> int | None:
         return None
 
-    def refused(self, table: Table, error: GameError) -> None:
+    def refused(self, table: GameOrLobby, error: GameError) -> None:
         return None
 
 
@@ -91,7 +91,7 @@ class Made(NamedTuple):
     """A ruling's change, and the game as it leaves it, as its messages show it."""
 
     change: Commit | LobbyChange
-    after: Table
+    after: GameOrLobby
 
     @property
     def publication(self) -> Publication:
@@ -121,6 +121,18 @@ class TableService:
         """The store to play from, and the timers to wake when a change writes new ones."""
         self._store, self._timers = store, timers
         self.publisher.open(store)
+
+    def close(self) -> None:
+        """Stop trying again what Discord could not take: it stays pending, for the next start."""
+        self.publisher.close()
+
+    async def resume(self) -> None:
+        """At start-up, once the channels are known: what a crash left undelivered, delivered."""
+        await self.publisher.deliver_pending()
+
+    async def running_count(self) -> int:
+        """How many running games this process's shards hold."""
+        return await self.store.games.running_count()
 
     @property
     def store(self) -> Store:
@@ -226,7 +238,7 @@ class TableService:
             return made, pictures
         raise AssertionError("unreachable")
 
-    def _rule(self, table: Table, order: Order) -> tuple[list[Made], Pictures]:
+    def _rule(self, table: GameOrLobby, order: Order) -> tuple[list[Made], Pictures]:
         """The referee's rulings, with the games they leave as messages show them, and their
         pictures (drawn in the same trip to a thread)."""
         lang = language_of(table.row.locale)

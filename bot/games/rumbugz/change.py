@@ -16,7 +16,7 @@ from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import LABEL_LIMIT, ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, entry_text, kind_name, table_entries
 from bot.model import Match
-from bot.publisher import truncate
+from bot.replies import truncate
 from games.core import JSON, GameError
 from games.rumbugz.bugz import changed_sequence
 

@@ -21,8 +21,7 @@ from bot.games.rumbugz.steps import (
 )
 from bot.games.rumbugz.text import bug_text
 from bot.model import Match
-from bot.publisher import truncate
-from bot.replies import language, show_panel
+from bot.replies import language, show_panel, truncate
 from games.core import JSON, Event, GameError
 from games.rumbugz.bugz import HIGHEST_NUMBER, LOWEST_NUMBER, Entry, is_plyt
 from games.rumbugz.engine import RumBugz

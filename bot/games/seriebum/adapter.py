@@ -11,8 +11,7 @@ import discord
 from bot.adapter import Click, LoadedGame, component_view
 from bot.games.seriebum.panels import Panels
 from bot.model import Match
-from bot.publisher import truncate
-from bot.replies import language, show_panel
+from bot.replies import language, show_panel, truncate
 from games.core import JSON, Event, GameError
 
 

@@ -19,8 +19,8 @@ from bot.games.seriebum.text import (
     tile_label,
     tiles_text,
 )
-from bot.publisher import truncate
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MIN_FONT, MUTED, PICTURE_H, PICTURE_W, Canvas, picture
+from bot.replies import truncate
 from games.core import JSON, Event
 from games.seriebum import SerieBum
 from games.seriebum.engine import FLIP, REARRANGE
