@@ -209,6 +209,10 @@ async def test_a_table_edit_rate_limited_is_made_again_later(simcord_env, databa
     assert "77 tiles" in driver.table_message().embeds[0].footer.text
     assert lines_with(driver, drew) == 1 and len(table_messages(driver)) == 1
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+    # A deferral is no bug: one line says so, with what Discord answered, and no traceback.
+    (deferred,) = [record for record in caplog.records if "deferred" in record.getMessage()]
+    assert deferred.levelno == logging.WARNING and deferred.exc_info is None
+    assert "429" in deferred.getMessage()
 
 
 def counted_calls(env: Any, since: int) -> list[str]:
