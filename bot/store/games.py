@@ -1,5 +1,6 @@
-"""Games and their moves: lobbies, seats, the deal, each move's commit (with what it writes to the
-outbox, the timers and the records, in one transaction), the action log."""
+"""Games and their changes: a lobby and its seats, then each change of a running game (the deal,
+a move, a reminder, an abort), each committed at the next version with what it writes to the
+outbox, the timers and the records, in one transaction; the action log."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from bot.store.timers import TIMERS_QUERY, TimerStore
 # Both databases' integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
 
-# What a move reads of its game (see Store.snapshot).
+# What a change reads of its game (see ``Games.snapshot``).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
 # With each player's preferences, read at each move: a player's change reaches their running games.
 SEATS_QUERY = (
@@ -43,7 +44,7 @@ SEATS_QUERY = (
 )
 GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
 
-# What a move writes (see Store.commit). Each statement is a hop to SQLite's thread or a round
+# What a change writes (see ``Games.commit``). Each statement is a hop to SQLite's thread or a round
 # trip to PostgreSQL: a move sends one per table it changes (the timers excepted: they are
 # deleted, then inserted).
 MOVE = "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
