@@ -37,7 +37,7 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, NUMBER = 3, 4, 5, 6, 7, 8, 10
 
 async def into(driver: TableDriver[Any], state: str) -> int:
     """The channel's game brought to ``state``; its id (an id no game has, with none)."""
-    host, *others = driver.members
+    host, *_others = driver.members
     kind = driver.engine.name
     if state == "none":
         await host.send(driver.channel, "a message to click on")
