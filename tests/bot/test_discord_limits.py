@@ -339,10 +339,11 @@ def shown_version(message: Any) -> int:
 
 
 def seen_lines(driver: Any) -> list[str]:
-    """The channel's lines, as a person reads them, but for the ids in mentions and links (two
-    games are compared) and the tables, which are checked apart."""
+    """The channel's lines, as a person reads them, but for the ids in mentions and links and the
+    times of deadlines (two games, played one after the other, are compared) and the tables, which
+    are checked apart."""
     return [
-        re.sub(r"<@\d+>|\(https://discord\S+\)|https://discord\S+", "", message.content)
+        re.sub(r"<@\d+>|<t:\d+:\w>|\(https://discord\S+\)|https://discord\S+", "", message.content)
         for message in driver.channel.history()
         if message.content and "moved to the bottom" not in message.content
     ]
