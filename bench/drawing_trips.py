@@ -37,7 +37,7 @@ from typing import Any
 from unittest import mock
 
 import bot.render
-from bot.adapter import Rendered, Viewer
+from bot.adapter import DrawnAt, Rendered, Viewer
 from bot.games.rummikub.adapter import ADAPTER
 from games.core import perform
 from games.rummikub import Rummikub
@@ -185,10 +185,10 @@ class DrawnPictures:
         self.drawing = 0.0
 
     def table(self, move: AfterDraw) -> Rendered:
-        return self.timed(ADAPTER.table, move.table, viewer(), 1)
+        return self.timed(ADAPTER.table, move.table, viewer(), DrawnAt(1))
 
     def rack(self, move: AfterDraw) -> Rendered:
-        return self.timed(ADAPTER.hand, move.rack, viewer(move.drawer), 1)
+        return self.timed(ADAPTER.hand, move.rack, viewer(move.drawer), DrawnAt(1))
 
     def timed(self, draw: Callable[..., Rendered], *args: Any) -> Rendered:
         rendered, seconds = timed(lambda: draw(*args))

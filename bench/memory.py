@@ -160,13 +160,13 @@ class Counter:
 
 
 def count_commits(counter: Counter) -> Callable[[], None]:
-    """Counts every move the bot commits; returns the undo."""
+    """Counts the changes of a running game the bot commits (its moves, each deal, any reminder);
+    returns the undo."""
     commit = Games.commit
 
-    async def counted(self: Store, *args: Any, **kwargs: Any) -> int:
-        version = await commit(self, *args, **kwargs)
+    async def counted(self: Store, *args: Any, **kwargs: Any) -> None:
+        await commit(self, *args, **kwargs)
         counter.moves += 1
-        return version
 
     Games.commit = counted  # type: ignore[method-assign]
 

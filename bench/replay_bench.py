@@ -35,7 +35,7 @@ from typing import Any
 from PIL import Image
 
 from bot import render
-from bot.adapter import GameAdapter, Viewer
+from bot.adapter import DrawnAt, GameAdapter, Viewer
 from bot.games.bue.adapter import ADAPTER as BUE
 from bot.games.rumbugz.adapter import ADAPTER as RUMBUGZ
 from bot.games.rummikub.adapter import ADAPTER as RUMMIKUB
@@ -86,7 +86,7 @@ def webp_animation(replay: Replay, viewer: Viewer) -> bytes:
     """The alternative not taken: the same frames as an animated WebP, which must be full colour."""
     frames = []
     for step in [*replay.round_starts[1:], replay.last]:
-        rendered = replay.adapter.table(replay.position(step).view(None), viewer, 0)
+        rendered = replay.adapter.table(replay.position(step).view(None), viewer, DrawnAt(0))
         assert rendered.file is not None
         frames.append(Image.open(rendered.file.fp).convert("RGB"))
     size = (max(frame.width for frame in frames), max(frame.height for frame in frames))
@@ -107,7 +107,7 @@ def measure(name: str, seed: int, repeat: int) -> str:
     build, replay = fastest(lambda: Replay.build(adapter, match, final), repeat)
     step, _ = fastest(lambda: draw_panel(replay, 1, replay.last, True, 0, viewer), repeat)
     view = replay.final.view(None)
-    reference, _ = fastest(lambda: adapter.table(view, viewer, 1), repeat)
+    reference, _ = fastest(lambda: adapter.table(view, viewer, DrawnAt(1)), repeat)
     # As the results of a match get it: the match replayed, then drawn.
     gif_ms, gif = fastest(lambda: animation(Replay.build(adapter, match, final), viewer), repeat)
     webp_ms, webp = fastest(lambda: webp_animation(replay, viewer), repeat)

@@ -36,6 +36,7 @@ import aiosqlite
 
 from bench.store_writers import PUBLICATION, STATE, move, running_game
 from bench.threaded_sqlite import ThreadedSQLiteBackend
+from bot.model import RUNNING
 from bot.store import MIGRATIONS, Store
 from bot.store.games import MOVE
 from bot.store.rows import SEAT_CHANGE
@@ -80,7 +81,8 @@ async def store_moves(store: Store, seconds: float, trace: list[str] | None = No
         nonlocal game
         # A fixed clock while traced: the two traces must match to the byte.
         now = float(number) if trace is not None else time.time()
-        game = replace(game, version=await store.games.commit(game, move(number), now=now))
+        await store.games.commit(game, move(number), now=now)
+        game = replace(game, version=game.version + 1)
 
     if trace is not None:
         for number in range(TRACED_MOVES):
@@ -95,14 +97,12 @@ async def bare_moves(db: aiosqlite.Connection, seconds: float, trace: list[str] 
     async def commit(number: int) -> None:
         nonlocal version
         change = move(number)
+        assert change.logged is not None
+        seat, action = change.logged
         now = float(number) if trace is not None else time.time()
         await db.execute("BEGIN IMMEDIATE")
-        cursor = await db.execute(MOVE, (json.dumps(STATE), version + 1, now, 1, version))
+        cursor = await db.execute(MOVE, (json.dumps(STATE), version + 1, now, 1, version, RUNNING))
         assert cursor.rowcount == 1
-        await db.execute(
-            "INSERT INTO actions (game_id, number, seat, action, by_timeout, at) VALUES (?, ?, ?, ?, ?, ?)",
-            (1, version, change.seat, json.dumps(change.action), 0, now),
-        )
         # Per seat: total, gone (twice), total, back, stand-in, stood in, decision, back, memory, game, seat.
         await db.executemany(
             SEAT_CHANGE, [(0, 0, 0, 0, 0, None, 0, version + 1, 0, None, 1, seat) for seat in (0, 1)]
@@ -114,7 +114,12 @@ async def bare_moves(db: aiosqlite.Connection, seconds: float, trace: list[str] 
         )
         await db.execute(
             "INSERT INTO outbox (game_id, version, publication) VALUES (?, ?, ?)",
-            (1, version + 1, json.dumps(PUBLICATION)),
+            (1, version + 1, json.dumps(PUBLICATION.to_json())),
+        )
+        await db.execute(
+            "INSERT INTO actions (game_id, number, seat, action, by_timeout, at) VALUES (?,"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?)",
+            (1, 1, seat, json.dumps(action), 0, now),
         )
         await db.commit()
         version += 1

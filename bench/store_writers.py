@@ -10,7 +10,7 @@ Each runs as the bot runs it: SQLite in WAL mode with ``synchronous = NORMAL`` (
 the log file, safe from a crash of the bot, not from a power cut), PostgreSQL with its default
 durability (a commit is on disk before it returns).
 
-    python bench/store_writers.py [--seconds 5] [--writers 1 4 16] [--processes 1 2] [--postgres URL]
+    python -m bench.store_writers [--seconds 5] [--writers 1 4 16] [--processes 1 2] [--postgres URL]
 """
 
 from __future__ import annotations
@@ -27,25 +27,28 @@ from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
+from bot.model import RUNNING, Publication
 from bot.store import Commit, GameRow, Store
+from games.core import Event
 from games.rummikub import Rummikub
+from tests import store_games
 
 STATE = Rummikub.begin(2, Rummikub.resolve_options({}), seed=1)[0].to_json()
-PUBLICATION = {"events": [{"key": "rummikub.drew", "params": {}, "seats": [0]}], "before": {}, "prefix": ""}
+PUBLICATION = Publication([Event("rummikub.drew", {}, (0,))])
 
 
 def move(number: int) -> Commit:
     return Commit(
-        seat=number % 2,
-        action={"type": "draw"},
+        status=RUNNING,
         state=STATE,
         totals=[0, 0],
         timers=[
             (1 - number % 2, "remind", "draw,play", 1800.0),
             (1 - number % 2, "expire", "draw,play", 3600.0),
         ],
-        changed_decisions=[0, 1],
         publication=PUBLICATION,
+        logged=(number % 2, {"type": "draw"}),
+        changed_decisions=[0, 1],
     )
 
 
@@ -53,24 +56,9 @@ async def running_game(
     store: Store, channel: int, timers: Sequence[tuple[int, str, str, float]] = ()
 ) -> GameRow:
     """A two-player Rummikub game, begun, in ``channel``: what a writer commits moves to."""
-    game_id = await store.games.create_lobby(
-        kind="rummikub",
-        guild_id=1,
-        channel_id=channel,
-        host_id=1,
-        host_name="anna",
-        host_locale="en",
-        locale="en",
-        options={},
-        turn_timeout=3600,
-        seed=1,
-        now=0.0,
-    )
-    await store.games.join(game_id, 2, "bruno", "en")
-    await store.games.start(game_id, STATE, list(timers))
-    game = await store.games.game(game_id)
-    assert game is not None
-    return game
+    row = store_games.lobby_row("rummikub", channel=channel, guild=1, options={}, seed=1)
+    game_id = await store_games.open_lobby(store, row, [(1, "anna", "en"), (2, "bruno", "en")])
+    return await store_games.start(store, game_id, STATE, timers)
 
 
 async def write_moves(store: Store, channel: int, seconds: float, start: asyncio.Event) -> int:
@@ -79,8 +67,8 @@ async def write_moves(store: Store, channel: int, seconds: float, start: asyncio
     committed = 0
     ends_at = time.perf_counter() + seconds
     while time.perf_counter() < ends_at:
-        version = await store.games.commit(game, move(committed), now=time.time())
-        game = replace(game, version=version)
+        await store.games.commit(game, move(committed), now=time.time())
+        game = replace(game, version=game.version + 1)
         committed += 1
     return committed
 

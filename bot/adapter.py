@@ -2,37 +2,26 @@
 
 Everything here is drawn from an engine view: the public view for the channel, a seat's
 own view for that seat's ephemeral and DM messages. The raw state never reaches a renderer.
-A game's flows get the running game as a ``LoadedGame`` and ask the table service only what
-``TableMoves`` names: this module sits below the services, and imports none of them.
+A game's flows get a ``Click`` (parsed once, handed on whole) and the running game as a
+``LoadedGame``, and ask the table service only what ``TableMoves`` names: this module sits below
+the services, and imports none of them.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Container, Mapping, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol
 
 import discord
 
-from bot import standins
 from bot.i18n import language_of, t
+from bot.model import GameRules, Lobby, Match
 from bot.replies import language
-from bot.store import GameRow, SeatRow, Snapshot, TimerRow
-from games.core import BACK, JSON, STAND_IN, Event, Game, GameError, perform
-from games.robots import Robot
-
-# The game version a component is drawn at. Every game button and select carries it, so a click
-# tells which decision its player saw; set by the service around drawing and around each click.
-EngineType = TypeVar("EngineType", bound=Game)
-
-drawn_at: ContextVar[int | None] = ContextVar("drawn_at", default=None)
-
-
-def component_id(kind: str, game_id: int, name: str, arg: str) -> str:
-    """``gm`` (button) or ``gs`` (select), the game, the version drawn at, the move and its argument."""
-    return f"{kind}:{game_id}:{drawn_at.get() or 0}:{name}:{arg}"
+from bot.standins import NAME
+from bot.store import Snapshot
+from games.core import JSON, Event, GameError
 
 
 @dataclass(frozen=True)
@@ -52,11 +41,12 @@ class Viewer:
 
 @dataclass
 class Rendered:
-    """A message body: embeds, an optional image, optional components."""
+    """A message body: embeds, an optional image, optional components, optional text."""
 
     embeds: list[discord.Embed]
     file: discord.File | None = None
     items: list[discord.ui.Item[Any]] = field(default_factory=list)
+    content: str | None = None
 
     def view(self) -> discord.ui.View | None:
         return component_view(self.items) if self.items else None
@@ -79,53 +69,69 @@ class Links:
         return f"`/{kind} table`"
 
 
-@dataclass
-class LoadedGame:
-    """One running game as loaded from the database."""
+@dataclass(frozen=True)
+class DrawnAt:
+    """The game and the version a message's buttons and menus are drawn at. Each custom id carries
+    both (``gm:<game>:<version>:<move>:<argument>``, ``gs:`` for a menu): a click tells which
+    decision its player saw. Version 0 for what answers no decision (a rematch, Back)."""
 
-    row: GameRow
-    seats: list[SeatRow]
-    game: Game
-    adapter: GameAdapter
-    # The computers playing a seat (their own, or one they stand in for), as they remember the game.
-    robots: dict[int, Robot] = field(default_factory=dict)
-    timers: list[TimerRow] = field(default_factory=list)
+    game_id: int
+    version: int = 0
+
+    def button(
+        self,
+        name: str,
+        label: str,
+        arg: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> discord.ui.Button[Any]:
+        """A button that survives restarts: its custom id carries the move and its argument."""
+        return discord.ui.Button(
+            label=label,
+            style=style,
+            emoji=emoji,
+            row=row,
+            disabled=disabled,
+            custom_id=self._custom_id("gm", name, arg),
+        )
+
+    def select(
+        self,
+        name: str,
+        placeholder: str,
+        options: Sequence[discord.SelectOption],
+        arg: str = "",
+        row: int | None = None,
+    ) -> discord.ui.Select[Any]:
+        return discord.ui.Select(
+            placeholder=placeholder,
+            options=list(options),
+            row=row,
+            custom_id=self._custom_id("gs", name, arg),
+        )
+
+    def _custom_id(self, kind: str, name: str, arg: str) -> str:
+        return f"{kind}:{self.game_id}:{self.version}:{name}:{arg}"
+
+
+@dataclass
+class LoadedGame(Match["GameAdapter"]):
+    """One running game as loaded from the database, with what its messages need: its game's
+    Discord side, and how a message points at its table."""
+
     links: Links = field(default_factory=Links)
 
-    def __post_init__(self) -> None:
-        if not self.robots:
-            self.robots = {
-                seat.seat: self.adapter.robot.from_json(seat.robot_state)
-                for seat in self.seats
-                if seat.robot_state is not None and (seat.stand_in is not None or not seat.gone)
-            }
+    @property
+    def adapter(self) -> GameAdapter:
+        return self.rules
 
-    def play(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        """Apply one move; every computer then looks at what its seat now sees. A stand-in sits
-        down, or gets up for the person who is back, with the action that logs it."""
-        events = perform(self.game, seat, action)
-        kind = action.get("type")
-        if kind == STAND_IN and seat not in self.robots:
-            # Seeded from the game and the moment, so the log replays it.
-            seed = (self.row.seed * 16 + seat) * 4096 + self.row.version
-            self.robots[seat] = self.adapter.robot(str(action["level"]), seed)
-        elif kind == BACK:
-            self.robots.pop(seat, None)
-        for robot_seat, robot in self.robots.items():
-            robot.observe(
-                self.game.view(robot_seat), [event for event in events if event.visible_to(robot_seat)]
-            )
-        return events
-
-    def engine(self, kind: type[EngineType]) -> EngineType:
-        """The game as its own engine's class, for what only that game offers (a game's adapter
-        knows which engine it runs)."""
-        if not isinstance(self.game, kind):
-            raise TypeError(f"game {self.row.id} runs {type(self.game).__name__}, not {kind.__name__}")
-        return self.game
-
-    def seat_of(self, user_id: int) -> int | None:
-        return next((s.seat for s in self.seats if s.user_id == user_id and not s.gone), None)
+    @property
+    def drawn_at(self) -> DrawnAt:
+        """What the buttons of a message showing the game as it stands are drawn at."""
+        return DrawnAt(self.row.id, self.row.version)
 
     @property
     def names(self) -> list[str]:
@@ -133,7 +139,10 @@ class LoadedGame:
 
     def names_in(self, language: str) -> list[str]:
         """Each seat's name as players read it ("🤖 for anna" while a computer stands in)."""
-        return [standins.display_name(seat, language) for seat in self.seats]
+        return [
+            t(language, NAME, name=seat.name) if seat.stand_in is not None else seat.name
+            for seat in self.seats
+        ]
 
     def viewer(self, seat: int | None = None, language: str | None = None) -> Viewer:
         language = language or language_of(self.row.locale)
@@ -179,54 +188,49 @@ def number(text: str, within: Container[int] | None = None) -> int:
     return value
 
 
-@dataclass
-class ClickRead:
-    """A click's read of its game, made before the game's lock (``TableService.read``): its move
-    plays from it, or its panel shows it, when nothing can have written the game since
-    (``TableService.load_to_move``, ``TableService.load``)."""
-
-    snapshot: Snapshot
-    # How many times the game's lock had been taken when the read began (it was free then).
-    taken: int
-    # The table made of it, once one was (by the click's move, or its panel).
-    table: LoadedGame | None = None
-
-
 class TableMoves(Protocol):
     """What a game's own flows ask of the table service (``bot.tables.TableService``)."""
 
-    async def load_player(
-        self, game_id: int, user_id: int, read: ClickRead | None = None
-    ) -> tuple[LoadedGame, int]: ...
+    async def load(self, game_id: int, *, read: Snapshot | None = None) -> LoadedGame: ...
 
-    async def act(
+    async def play(
+        self,
+        click: Click,
+        action: JSON | Callable[[Match[Any], int], JSON],
+        then: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
+    ) -> None: ...
+
+    async def command(
         self,
         interaction: discord.Interaction,
         game_id: int,
-        action: Mapping[str, Any] | Callable[[LoadedGame, int], Mapping[str, Any]],
-        answer: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
-        *,
-        read: ClickRead | None = None,
-        seen: int | None = None,
+        action: JSON | Callable[[Match[Any], int], JSON],
+        then: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
     ) -> None: ...
 
-    async def render(self, table: LoadedGame, draw: Callable[..., Rendered], *args: Any) -> Rendered: ...
+    async def render(self, draw: Callable[..., Rendered], *args: Any) -> Rendered: ...
 
 
 @dataclass(frozen=True)
 class Click:
-    """A game's own button or select, as its adapter receives it."""
+    """A click on one of a game's buttons or menus: read once from its custom id
+    (``gm:<game>:<version>:<move>:<argument>``) and its chosen values, and handed on whole."""
 
-    service: TableMoves
     interaction: discord.Interaction
     game_id: int
-    parts: list[str]
-    values: list[str]
-    # The click's read of its game (``TableService.read``), played from when nothing wrote it since.
-    read: ClickRead | None = None
-    # The version the clicked panel was drawn at, None for a click any version may make: a move
-    # from a decision its player no longer faces is refused (``bot.clicks.check_fresh``).
-    seen: int | None = None
+    # The version the clicked message was drawn at: a move from a decision its player no longer
+    # faces is refused (``bot.clicks.check_version``).
+    version: int
+    move: str
+    parts: tuple[str, ...]
+    values: tuple[str, ...]
+    # The game as read when the click arrived (``TableService.read``): its move plays from it.
+    read: Snapshot
+    service: TableMoves
+
+    @property
+    def user_id(self) -> int:
+        return self.interaction.user.id
 
     def number(self, index: int, within: Container[int] | None = None) -> int:
         """Part ``index`` of the argument as a number (one of ``within``, when given)."""
@@ -237,17 +241,22 @@ class Click:
         return number(self.values[0] if self.values else "")
 
     async def player(self) -> tuple[LoadedGame, int, Viewer]:
-        """The game, the clicking player's seat, and a viewer for them in their language."""
-        table, seat = await self.service.load_player(self.game_id, self.interaction.user.id, self.read)
+        """The game as the click read it, the clicking player's seat, and a viewer for them in
+        their language; refused for anyone not playing."""
+        table = await self.service.load(self.game_id, read=self.read)
+        seat = table.seat_of(self.user_id)
+        if seat is None:
+            raise GameError("error.not_a_player")
         return table, seat, table.viewer(seat, language(self.interaction))
 
     async def act(
         self,
-        action: Mapping[str, Any] | Callable[[LoadedGame, int], Mapping[str, Any]],
-        answer: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
+        action: JSON | Callable[[Match[Any], int], JSON],
+        then: Callable[[LoadedGame, list[Event]], Awaitable[None]] | None = None,
     ) -> None:
-        """Play the clicking player's move, from the click's read and against the version it saw."""
-        await self.service.act(self.interaction, self.game_id, action, answer, read=self.read, seen=self.seen)
+        """Play the clicking player's move from the game as the click read it; ``then`` answers
+        the click once the move is saved (else the table's update, or "Done")."""
+        await self.service.play(self, action, then)
 
     async def deciding_player(self) -> tuple[LoadedGame, int, Viewer]:
         """``player()``, refused unless the game is waiting on a decision of theirs."""
@@ -257,49 +266,10 @@ class Click:
         return table, seat, viewer
 
 
-def game_button(
-    game_id: int,
-    name: str,
-    label: str,
-    arg: str = "",
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    emoji: str | None = None,
-    row: int | None = None,
-    disabled: bool = False,
-) -> discord.ui.Button[Any]:
-    """A button that survives restarts: its custom_id carries the game, the move and its arguments."""
-    return discord.ui.Button(
-        label=label,
-        style=style,
-        emoji=emoji,
-        row=row,
-        disabled=disabled,
-        custom_id=component_id("gm", game_id, name, arg),
-    )
+class GameAdapter(GameRules, ABC):
+    """One game's Discord face, with what the referee knows of it (``GameRules``: its engine, its
+    computer player, what its events mean). Subclasses are stateless; state comes in through views."""
 
-
-def game_select(
-    game_id: int,
-    name: str,
-    placeholder: str,
-    options: Sequence[discord.SelectOption],
-    arg: str = "",
-    row: int | None = None,
-) -> discord.ui.Select[Any]:
-    return discord.ui.Select(
-        placeholder=placeholder,
-        options=list(options),
-        row=row,
-        custom_id=component_id("gs", game_id, name, arg),
-    )
-
-
-class GameAdapter(ABC):
-    """One game's Discord face. Subclasses are stateless; state comes in through views."""
-
-    engine: ClassVar[type[Game]]
-    # The computer player of the game.
-    robot: ClassVar[type[Robot]]
     colour: ClassVar[discord.Colour]
     # Event params holding a card/tile code (or a list of codes), shown through label().
     code_params: ClassVar[frozenset[str]] = frozenset()
@@ -315,33 +285,22 @@ class GameAdapter(ABC):
     current_moves: ClassVar[frozenset[str]] = frozenset()
     # What tells a player whose DMs are closed where to look instead.
     dm_closed_key: ClassVar[str] = "common.dm_closed"
-    # Events that close a game, round or manche: the match totals are kept after each (score charts).
-    round_end_events: ClassVar[frozenset[str]] = frozenset()
-    # Events whose outcome people need in view before a computer moves (Serie Bum!'s tiles covered
-    # again): the computers' next moves wait until it has been shown ``Settings.view_pause`` seconds.
-    kept_in_view: ClassVar[frozenset[str]] = frozenset()
-    # Events that count as a feat for /stats, by the feat's name (Bué's "bue", say).
-    feat_events: ClassVar[Mapping[str, str]] = {}
     # Whether /stats shows a player's average points per round (games scored round by round).
     points_per_round: ClassVar[bool] = False
 
-    @property
-    def name(self) -> str:
-        return self.engine.name
+    @abstractmethod
+    def table(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
+        """The shared table from the public view, with the game's table buttons drawn ``at``."""
 
     @abstractmethod
-    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
-        """The shared table from the public view, with the game's table buttons."""
+    def hand(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
+        """One seat's private hand from that seat's view, with its private buttons drawn ``at``."""
 
-    @abstractmethod
-    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
-        """One seat's private hand from that seat's view, with its private buttons."""
-
-    def table_copy(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def table_copy(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         """The table for a reply that is never edited again (``/<game> table``): the table itself,
         as the channel's table shows it now (Serie Bum!'s flipped tiles included: hiding them
         drew a face-up tile as a labelled back, and the asker sees them on the table anyway)."""
-        return self.table(view, viewer, game_id)
+        return self.table(view, viewer, at)
 
     def label(self, code: str, viewer: Viewer) -> str:
         """How a card or tile code reads in text."""
@@ -406,35 +365,32 @@ class GameAdapter(ABC):
             )
         return embed
 
-    def ends_round(self, events: Sequence[Event]) -> bool:
-        return any(event.key in self.round_end_events for event in events)
-
-    def feats(self, events: Sequence[Event]) -> list[tuple[int, str]]:
-        """(seat, feat) for each feat among ``events``."""
-        return [
-            (event.params["seat"], self.feat_events[event.key])
-            for event in events
-            if event.key in self.feat_events
-        ]
-
     def flows(self) -> Mapping[str, Callable[[Click], Awaitable[None]]]:
         """The game's own moves by name: what each of its buttons and selects does."""
         return {}
 
-    async def on_component(
-        self,
-        service: TableMoves,
-        interaction: discord.Interaction,
-        game_id: int,
-        move: str,
-        arg: str,
-        values: Sequence[str],
-        read: ClickRead | None = None,
-        seen: int | None = None,
-    ) -> None:
-        """A game's own button or select was used (the service handles the shared ones)."""
-        flow = self.flows().get(move)
-        if flow is None:
-            raise GameError("error.unknown_action")
-        parts = arg.split(".") if arg else []
-        await flow(Click(service, interaction, game_id, parts, list(values), read, seen))
+
+# A game as a read finds it: still a lobby, or dealt.
+GameOrLobby = LoadedGame | Lobby[GameAdapter]
+
+
+def loaded(snapshot: Snapshot, adapters: Mapping[str, GameAdapter], links: Links) -> GameOrLobby:
+    """The game a read found: a lobby (open or closed) until it is dealt, then the game as its
+    engine plays it (running, finished or aborted)."""
+    row = snapshot.game
+    adapter = adapters.get(row.kind)
+    if adapter is None:
+        raise GameError("error.game_not_running")
+    if row.state is None:
+        return Lobby(row, snapshot.seats, adapter)
+    game = adapter.engine.from_json(row.state)
+    return LoadedGame(row, snapshot.seats, game, adapter, timers=snapshot.timers, links=links)
+
+
+def as_loaded(
+    table: Match[GameAdapter] | Lobby[GameAdapter], links: Links
+) -> LoadedGame | Lobby[GameAdapter]:
+    """A game the referee made (the deal makes a lobby a running ``Match``) as its messages show it."""
+    if isinstance(table, Match) and not isinstance(table, LoadedGame):
+        return LoadedGame(table.row, table.seats, table.game, table.rules, table.robots, table.timers, links)
+    return table

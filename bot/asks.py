@@ -1,27 +1,28 @@
-"""What a player asks of a running game besides a move of its own: their hand, the table, the
-score, to leave, to take their seat back, to abort the game. Each goes through the table service's
-one path (``TableService.seated``, ``apply``, ``deliver``)."""
+"""What a player asks of a game, and how they are answered: a move (``Moves``, what a game's flows
+play through), a look at their hand, the table or the score, leaving, coming back, closing the
+game. Every change goes through the table service's one path (``TableService.act``) with an
+``InteractionAsker``: the interaction's answer once the change is saved."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from contextlib import suppress
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import discord
 
-from bot import standins
-from bot.adapter import ClickRead, GameAdapter, component_view, drawn_at, game_button
-from bot.clicks import TableMovedOn, check_click, check_origin
-from bot.i18n import language_of, t
-from bot.publisher import DeliveryDeferred, refusal_logged
+from bot.adapter import Click, DrawnAt, GameOrLobby, LoadedGame, component_view
+from bot.clicks import check_origin, check_version
+from bot.i18n import t
+from bot.model import Match
+from bot.referee import Abort, ComeBack, Leave, Play, check_abort
+from bot.refusals import due_for_repost
 from bot.replies import language, reply
 from bot.replies import replace as replace_panel
 from bot.store import GameRow, Snapshot
-from bot.tables import TableService
-from games.core import BACK, LEAVE, Event, GameError
+from bot.tables import Outcome, TableService
+from games.core import JSON, Event, GameError
 
 log = logging.getLogger(__name__)
 
@@ -29,14 +30,143 @@ log = logging.getLogger(__name__)
 ABORT = "abort"
 KEEP_PLAYING = "keep"
 
+# What answers a change once it is saved, from the game as it left it (a game's flows are given
+# its ``LoadedGame``, a lobby's panel its ``Lobby``) and the change's events.
+Then = Callable[[Any, list[Event]], Awaitable[None]]
+
+
+class InteractionAsker:
+    """A change asked by an interaction (a click, a command): made from its ``read`` of the game,
+    checked with ``check``; answered by the kept message's own update when the click was on it
+    (an interaction's response, which Discord does not count against the bot's limit), or posted
+    as the answer (``post``: a new lobby), then by ``then``, else by ``saved`` (privately) or
+    "Done"."""
+
+    def __init__(
+        self,
+        interaction: discord.Interaction,
+        *,
+        read: Snapshot | None = None,
+        check: Callable[[Snapshot], None] | None = None,
+        then: Then | None = None,
+        saved: str | None = None,
+        post: bool = False,
+    ) -> None:
+        self.interaction = interaction
+        self.read = read
+        self._check = check
+        self._then = then
+        self._saved = saved
+        self._post = post
+
+    def check(self, snapshot: Snapshot) -> None:
+        if self._check is not None:
+            self._check(snapshot)
+
+    async def waiting(self) -> None:
+        response = self.interaction.response
+        if response.is_done():
+            return
+        if self.interaction.type is discord.InteractionType.component:
+            await response.defer()
+        else:
+            await response.defer(ephemeral=True, thinking=True)
+
+    def refused(self, table: GameOrLobby, error: GameError) -> None:
+        if isinstance(table, LoadedGame):
+            viewer = table.viewer(table.seat_of(self.interaction.user.id), language(self.interaction))
+            table.adapter.name_codes(error, viewer)
+
+    async def answer(self, outcome: Outcome) -> int | None:
+        shown = await self._show(outcome)
+        table, lang = outcome.table, language(self.interaction)
+        if self._then is not None:
+            await self._then(table, outcome.events)
+        elif shown is None:
+            await reply(self.interaction, t(lang, self._saved) if self._saved else t(lang, "common.done"))
+        return shown
+
+    async def _show(self, outcome: Outcome) -> int | None:
+        """The kept message (table or lobby) as the change left it, as the interaction's answer:
+        an update of the message clicked, when it is the kept one, or a new message (``post``).
+        Not for a message due to be posted anew. Its id once shown; None if not, and the picture
+        marked spent if Discord refused it (the delivery draws it again)."""
+        interaction, picture, table = self.interaction, outcome.picture, outcome.table
+        message, response = interaction.message, interaction.response
+        if picture is None:
+            return None
+        body: dict[str, Any] = {"content": picture.content, "embeds": picture.embeds, "view": picture.view()}
+        try:
+            if self._post and not response.is_done():
+                posted: dict[str, Any] = {"embeds": picture.embeds}
+                posted.update(files=[picture.file] if picture.file else [])
+                if (view := picture.view()) is not None:
+                    posted["view"] = view
+                await response.send_message(picture.content, **posted)
+                return (await interaction.original_response()).id
+            deferred_update = response.type is discord.InteractionResponseType.deferred_message_update
+            if (
+                message is None
+                or message.id != table.row.message_id
+                or (response.is_done() and not deferred_update)
+                or due_for_repost(message.id, discord.utils.utcnow().timestamp())
+            ):
+                return None
+            body["attachments"] = [picture.file] if picture.file else []
+            if response.is_done():
+                await interaction.edit_original_response(**body)
+            else:
+                await response.edit_message(**body)
+            return message.id
+        except discord.HTTPException as error:
+            log.info("game %s not shown by its click's answer (%s)", table.row.id, error)
+            outcome.picture = None
+            return None
+
+
+class Moves:
+    """What a game's flows ask of the table service (``bot.adapter.TableMoves``): its clicks and
+    commands played through the one path, answered as the game says (``then``)."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.render = tables.render
+
+    async def load(self, game_id: int, *, read: Snapshot | None = None) -> LoadedGame:
+        return await self.tables.load(game_id, read=read)
+
+    async def play(
+        self, click: Click, action: JSON | Callable[[Match[Any], int], JSON], then: Then | None = None
+    ) -> None:
+        adapter = self.tables.adapters[click.read.game.kind]
+        check = partial(check_version, click, adapter=adapter)
+        asker = InteractionAsker(click.interaction, read=click.read, check=check, then=then)
+        await self.tables.act(click.game_id, Play(click.user_id, action), asker)
+
+    async def command(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        action: JSON | Callable[[Match[Any], int], JSON],
+        then: Then | None = None,
+    ) -> None:
+        """A move typed as a command (``/rummikub play``): made from the game as it stands."""
+        await self.tables.act(
+            game_id, Play(interaction.user.id, action), InteractionAsker(interaction, then=then)
+        )
+
 
 async def show_hand(tables: TableService, interaction: discord.Interaction, game_id: int) -> None:
-    table, seat = await tables.load_player(game_id, interaction.user.id)
+    """The player's hand, privately (``/<game> hand``, **My hand**)."""
+    table = await tables.load(game_id)
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        raise GameError("error.not_a_player")
     if table.seats[seat].dm_closed_at is not None:
         # They look at their hand: the next one may come by DM again, should they have opened them.
-        await tables.store.games.forget_dm_closed(interaction.user.id)
+        await tables.forget_dm_closed(interaction.user.id)
     viewer = table.viewer(seat, language(interaction))
-    rendered = await tables.render(table, table.adapter.hand, table.game.view(seat), viewer, game_id)
+    rendered = await tables.render(table.adapter.hand, table.game.view(seat), viewer, table.drawn_at)
     await reply(interaction, embeds=rendered.embeds, file=rendered.file, view=rendered.view())
 
 
@@ -45,15 +175,14 @@ async def show_table(
     interaction: discord.Interaction,
     game_id: int,
     note: str = "",
-    read: ClickRead | None = None,
+    read: Snapshot | None = None,
 ) -> None:
-    """The table, privately (from a click's ``read``, see ``TableService.load``), with a link to
-    the table message (and ``note`` above it)."""
+    """The table, privately (from a click's ``read``), with a link to the table message (and
+    ``note`` above it)."""
     table = await tables.load(game_id, read=read)
     lang = language(interaction)
-    rendered = await tables.render(
-        table, table.adapter.table_copy, table.game.view(None), table.viewer(language=lang), game_id
-    )
+    viewer = table.viewer(language=lang)
+    rendered = await tables.render(table.adapter.table_copy, table.game.view(None), viewer, table.drawn_at)
     # A link to the table message, where it can open; where not, this copy is the way to the table.
     link = t(lang, "common.table_link", url=table.jump_url()) if tables.links.to_discord else ""
     await reply(
@@ -85,73 +214,50 @@ async def show_score(tables: TableService, interaction: discord.Interaction, gam
     await reply(interaction, embeds=[embed])
 
 
-async def leave(tables: TableService, interaction: discord.Interaction, game_id: int) -> None:
-    """The player leaves: a computer takes their seat and plays on (when the game has stand-ins),
-    or the seat is removed. With no person left at all, the game ends with no result: the
-    computers leave too, until the game cannot go on."""
-    async with tables.seated(interaction, game_id) as (table, seat):
-        leaver = table.seats[seat]
-        if not standins.people_besides(table.seats, seat):
-            moves: list[tuple[int, dict[str, Any], list[Event]]] = [
-                (seat, {"type": LEAVE}, standins.nobody_left_events(leaver))
-            ]
-            moves += [
-                (row.seat, {"type": LEAVE}, []) for row in table.seats if not row.out and row.seat != seat
-            ]
-        elif standins.enabled(table.row.options):
-            level = leaver.stand_in or standins.level(table.seats)
-            moves = [(seat, standins.stand_in(level, left=True), standins.left_events(leaver))]
-        else:
-            moves = [(seat, {"type": LEAVE}, [])]
-        for number, (mover, action, told) in enumerate(moves):
-            if table.game.finished:
-                break
-            publication = await tables.apply(table, mover, action, by_timeout=False, told=told)
-            if number == 0:
-                await reply(interaction, t(language(interaction), "common.done"))
-            await tables.deliver(table, publication)
+async def leave(tables: TableService, interaction: discord.Interaction, row: GameRow) -> None:
+    """``/<game> leave``: the player leaves a running game (``referee.Leave``), or gives up their
+    lobby seat."""
+    saved = "lobby.saved.leave" if row.status == "lobby" else "common.done"
+    await tables.act(row.id, Leave(interaction.user.id), InteractionAsker(interaction, saved=saved))
 
 
-async def back(tables: TableService, interaction: discord.Interaction, game_id: int) -> None:
+async def back(tables: TableService, click: Click) -> None:
     """**Back**: the player a computer stands in for takes their seat again."""
-    async with tables.seated(interaction, game_id) as (table, seat):
-        if not standins.away(table.seats[seat]):
-            raise GameError("standins.error.not_away")
-        publication = await tables.hand_back(table, seat)
-        await reply(interaction, t(language(interaction), "standins.welcome_back"))
-        await tables.deliver(table, publication)
+    asker = InteractionAsker(click.interaction, saved="standins.welcome_back")
+    await tables.act(click.game_id, ComeBack(click.user_id), asker)
 
 
 async def come_back_if_away(
     tables: TableService, interaction: discord.Interaction, snapshot: Snapshot
-) -> None:
+) -> Snapshot:
     """Any click of a player a computer stands in for gives them their seat back, before it is
-    handled (a click the stand-in's moves made stale would otherwise never get through)."""
-    mine = (row for row in snapshot.seats if row.user_id == interaction.user.id)
-    if snapshot.game.status == "running" and any(standins.away(row) for row in mine):
-        async with tables.seated(interaction, snapshot.game.id) as (table, seat):
-            await tables.come_back(table, seat)
+    handled (a click the stand-in's moves made stale would otherwise never get through); the game
+    as it then stands."""
+    mine = [row for row in snapshot.seats if row.user_id == interaction.user.id and not row.gone]
+    if snapshot.game.status != "running" or not any(row.stand_in is not None for row in mine):
+        return snapshot
+    await tables.act(snapshot.game.id, ComeBack(interaction.user.id))
+    return await tables.read(snapshot.game.id) or snapshot
 
 
-def check_abort(interaction: discord.Interaction, row: GameRow | None) -> GameRow:
-    """Whoever behind ``interaction`` may close the game: its host, or someone who may manage
-    its channel, from that channel (so the permissions are that channel's)."""
-    if row is None or row.status not in ("lobby", "running"):
+def may_abort(interaction: discord.Interaction, row: GameRow | None) -> Abort:
+    """The abort its asker may order: of a lobby or a running game, from its channel (whose
+    permissions say who may manage it)."""
+    if row is None:
         raise GameError("error.game_not_running")
     check_origin(interaction, row, private=False)
-    if not (row.host_id == interaction.user.id or interaction.permissions.manage_channels):
-        raise GameError("error.abort_not_allowed")
-    return row
+    abort = Abort(interaction.user.id, interaction.permissions.manage_channels)
+    check_abort(row, abort)
+    return abort
 
 
-async def ask_abort(tables: TableService, interaction: discord.Interaction, game_id: int) -> None:
+async def ask_abort(tables: TableService, interaction: discord.Interaction, row: GameRow) -> None:
     """``/<game> abort``: whoever may close the game is asked, privately, to confirm it."""
-    row = check_abort(interaction, await tables.store.games.game(game_id))
+    may_abort(interaction, row)
     lang = language(interaction)
-    confirm = game_button(
-        row.id, ABORT, t(lang, "common.abort.confirm"), style=discord.ButtonStyle.danger, emoji="🛑"
-    )
-    keep = game_button(row.id, KEEP_PLAYING, t(lang, "common.abort.keep"), emoji="▶️")
+    at = DrawnAt(row.id)
+    confirm = at.button(ABORT, t(lang, "common.abort.confirm"), style=discord.ButtonStyle.danger, emoji="🛑")
+    keep = at.button(KEEP_PLAYING, t(lang, "common.abort.keep"), emoji="▶️")
     await reply(interaction, t(lang, "common.abort.question"), view=component_view([confirm, keep]))
 
 
@@ -160,118 +266,14 @@ async def keep_playing(interaction: discord.Interaction) -> None:
     await replace_panel(interaction, t(language(interaction), "common.abort.kept"))
 
 
-async def abort(tables: TableService, interaction: discord.Interaction, game_id: int) -> None:
+async def abort(tables: TableService, click: Click) -> None:
     """Close the game at once, with no result: the question's **Abort**, or a lobby's **Cancel**
-    (each checked again here: the game may have ended, or the click be forged)."""
-    async with tables.lock(game_id):
-        row = check_abort(interaction, await tables.store.games.game(game_id))
-        member = interaction.user
-        await tables.store.games.end(game_id, "aborted")
-        await replace_panel(interaction, t(language(interaction), "common.aborted_ephemeral"))
-        channel = await tables.publisher.channel(row.channel_id)
-        if channel is not None and row.message_id is not None:
-            text = t(language_of(row.locale), "common.aborted", mention=member.mention)
-            try:
-                await channel.get_partial_message(row.message_id).edit(content=text, view=None)
-            except discord.HTTPException as error:
-                # Gone, or one Discord will no longer edit (30046): said below instead.
-                log.info("game %s aborted: its table not edited (%s)", row.id, error)
-                # Discord failing now too: the table keeps its last picture, the game is over.
-                with (
-                    suppress(DeliveryDeferred),
-                    refusal_logged("could not say game %s was aborted", row.id),
-                ):
-                    await channel.send(text)
-    tables.poke_timers()
+    (checked again by the referee: the game may have ended since, or the click be forged)."""
+    interaction = click.interaction
+    order = may_abort(interaction, click.read.game)
 
+    async def closed(table: GameOrLobby, events: list[Event]) -> None:
+        if interaction.message is None or interaction.message.id != table.row.message_id:
+            await replace_panel(interaction, t(language(interaction), "common.aborted_ephemeral"))
 
-@dataclass(frozen=True)
-class GameClick:
-    """A click on one of a game's buttons or selects, drawn at ``version``, with its read."""
-
-    tables: TableService
-    adapter: GameAdapter
-    rematch: Callable[[discord.Interaction, GameRow], Awaitable[None]]
-    interaction: discord.Interaction
-    snapshot: Snapshot
-    read: ClickRead | None
-    version: int
-    move: str
-    arg: str
-    values: list[str]
-
-    @property
-    def game_id(self) -> int:
-        return self.snapshot.game.id
-
-
-async def own_move(click: GameClick) -> None:
-    """A game's own button or select, handed to its adapter with the click's read and the version
-    its panel saw; one drawn before the player's decision changed shows the table again."""
-    adapter, row = click.adapter, click.snapshot.game
-    free = click.move in adapter.free_moves
-    # A panel opened afresh shows the game as it stands: its click is as if from the table now.
-    seen = None if free else row.version if click.move in adapter.current_moves else click.version
-    # The panels the click draws are stamped with the version it saw (``drawn_at``).
-    stamp = drawn_at.set(seen)
-    try:
-        if not free:
-            check_click(click.interaction, click.snapshot, seen)
-        await adapter.on_component(
-            click.tables, click.interaction, row.id, click.move, click.arg, click.values, click.read, seen
-        )
-    except TableMovedOn:
-        note = t(language(click.interaction), "error.table_moved_on")
-        await show_table(click.tables, click.interaction, row.id, note, click.read)
-    finally:
-        drawn_at.reset(stamp)
-
-
-@dataclass(frozen=True)
-class Button:
-    """What a click on a game's button does, and what is checked before: where it may come from
-    (``private``: the game's channel, or also its player's DMs; None: it checks for itself), and
-    whether a player a computer stands in for takes their seat back first."""
-
-    answer: Callable[[GameClick], Awaitable[None]]
-    private: bool | None
-    comes_back: bool = False
-
-
-# The buttons every game's messages share, by move; any other move is the game's own (``OWN``).
-SHARED: Mapping[str, Button] = {
-    "rematch": Button(lambda click: click.rematch(click.interaction, click.snapshot.game), private=False),
-    ABORT: Button(lambda click: abort(click.tables, click.interaction, click.game_id), private=None),
-    KEEP_PLAYING: Button(lambda click: keep_playing(click.interaction), private=None),
-    BACK: Button(lambda click: back(click.tables, click.interaction, click.game_id), private=True),
-    "hand": Button(
-        lambda click: show_hand(click.tables, click.interaction, click.game_id), private=True, comes_back=True
-    ),
-}
-OWN = Button(own_move, private=True, comes_back=True)
-
-
-async def on_click(
-    tables: TableService,
-    adapters: Mapping[str, GameAdapter],
-    rematch: Callable[[discord.Interaction, GameRow], Awaitable[None]],
-    interaction: discord.Interaction,
-    game_id: int,
-    version: int,
-    move: str,
-    arg: str,
-    values: list[str],
-) -> None:
-    """A click on one of a game's buttons or selects, drawn at ``version``: checked as its
-    ``Button`` says, then answered by it."""
-    snapshot, read = await tables.read(game_id)
-    if snapshot is None or snapshot.game.kind not in adapters:
-        raise GameError("error.game_not_running")
-    button = SHARED.get(move, OWN)
-    if button.private is not None:
-        check_origin(interaction, snapshot.game, private=button.private)
-    if button.comes_back:
-        await come_back_if_away(tables, interaction, snapshot)
-    adapter = adapters[snapshot.game.kind]
-    click = GameClick(tables, adapter, rematch, interaction, snapshot, read, version, move, arg, values)
-    await button.answer(click)
+    await tables.act(click.game_id, order, InteractionAsker(interaction, read=click.read, then=closed))

@@ -1,37 +1,22 @@
-"""A click's staleness: the read it plays from, the version its panel was drawn at, the game's lock
-that tells whether the read still stands, and the channel it may come from."""
+"""A click's checks, made once where it arrives: the channel it may come from, and the version its
+custom id carries against its player's decision. The game's own legality is the referee's
+(``bot.referee``); the commit's version check is the database's guarantee, not a third check."""
 
 from __future__ import annotations
 
-import asyncio
-from typing import Literal
-
 import discord
 
-from bot.store import GameRow, SeatRow, Snapshot
+from bot.adapter import Click, GameAdapter
+from bot.model import RUNNING, GameRow
+from bot.store import Snapshot
 from games.core import GameError
 
 
 class OutOfDate(GameError):
-    """The commit was refused: the game moved on since it was read (see ``StaleVersion``)."""
+    """The commit was refused twice: the game moved on since it was read (see ``StaleVersion``)."""
 
     def __init__(self) -> None:
         super().__init__("error.out_of_date")
-
-
-class GameLock(asyncio.Lock):
-    """A game's lock, counting the times it was taken. Every write of this process to a running
-    game's rows is made under it: a read made while it was free, if nobody has taken it since, still shows
-    what this process has written of the game (see ``ClickRead``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.taken = 0
-
-    async def acquire(self) -> Literal[True]:
-        await super().acquire()
-        self.taken += 1
-        return True
 
 
 class TableMovedOn(GameError):
@@ -41,20 +26,17 @@ class TableMovedOn(GameError):
         super().__init__("error.table_moved_on")
 
 
-def check_fresh(seat: SeatRow, seen: int | None) -> None:
-    """Refuse a click drawn at version ``seen`` (None: a click any version may make) before its
-    player's decision last changed."""
-    if seen is not None and seen < seat.decision_since:
-        raise TableMovedOn
-
-
-def check_click(interaction: discord.Interaction, snapshot: Snapshot, seen: int | None) -> None:
-    """Before a panel opens: refuse a click drawn at ``seen`` from a table since moved on."""
-    if snapshot.game.status != "running":
+def check_version(click: Click, snapshot: Snapshot, *, adapter: GameAdapter) -> None:
+    """Refuse a click drawn (at ``click.version``) before its player's decision last changed. A
+    move that answers no decision (``free_moves``), or one opening a panel on the game as it stands
+    (``current_moves``), any version may make."""
+    if click.move in adapter.free_moves or click.move in adapter.current_moves:
         return
-    seat = next((s for s in snapshot.seats if s.user_id == interaction.user.id), None)
-    if seat is not None:
-        check_fresh(seat, seen)
+    if snapshot.game.status != RUNNING:
+        return
+    seat = next((s for s in snapshot.seats if s.user_id == click.user_id and not s.gone), None)
+    if seat is not None and click.version < seat.decision_since:
+        raise TableMovedOn
 
 
 def check_origin(interaction: discord.Interaction, row: GameRow, *, private: bool) -> None:

@@ -13,19 +13,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import asks, command_sync, metrics
+from bot import command_sync, metrics
 from bot.adapter import GameAdapter
+from bot.asks import Moves
 from bot.commands import GameTree, help_command, history_command, leaderboard_command, stats_command
 from bot.community import Community
 from bot.community_commands import preferences_group, settings_group
-from bot.components import GameButton, GameSelect
+from bot.components import COMPONENTS
 from bot.config import Settings
 from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CommandTranslator
-from bot.lobby import Lobbies, LobbyButton, LobbySelect
+from bot.lobby import Lobbies
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
-from bot.replies import claim, prefer, report_error, unclaimed
+from bot.replies import ANSWERABLE, claim, make_sure_answered, prefer, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableService
 from bot.timers import Sleep, TimerService
@@ -41,11 +42,6 @@ INTENTS = discord.Intents(guilds=True)
 # How long a handler of ours has to take an interaction before the bot answers it itself: Discord
 # waits three seconds for the first answer.
 CLAIM_WAIT = 2.0
-ANSWERABLE = (
-    discord.InteractionType.application_command,
-    discord.InteractionType.component,
-    discord.InteractionType.modal_submit,
-)
 
 
 class GameBot(commands.Bot):
@@ -84,6 +80,7 @@ class GameBot(commands.Bot):
         self.adapters: dict[str, GameAdapter] = {}
         # The services get what they need; the store and the timers follow once opened.
         self.tables = TableService(self.adapters, settings, self, after_delivery)
+        self.moves = Moves(self.tables)
         self.community = Community(lambda: self.store.community, settings.robot_pause)
         # Read at each lobby: a test may seed the next game by setting the bot's seed_source.
         self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source(), self.community)
@@ -111,7 +108,7 @@ class GameBot(commands.Bot):
             self.tree.add_command(command(self))
         self.tree.add_command(settings_group(self))
         self.tree.add_command(preferences_group(self))
-        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, ReplayButton, ReplaySelect)
+        self.add_dynamic_items(*COMPONENTS, ReplayButton, ReplaySelect)
         if self.settings.dev_guild_id is not None:
             # The test server gets every command as its own too (Discord shows them there at once).
             self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
@@ -142,7 +139,7 @@ class GameBot(commands.Bot):
     async def _resume_games(self) -> None:
         """Restart the timers of this process's running games. A game is read from the database
         when a click or a timer first needs it, so start-up does not grow with the games stored."""
-        log.info("resumed %d running game(s)", await self.store.games.running_count())
+        log.info("resumed %d running game(s)", await self.tables.running_count())
         # What this process's shards had claimed before it started, a process now gone held.
         await self.store.timers.take_back_claims()
         self.timers.poke()
@@ -164,7 +161,7 @@ class GameBot(commands.Bot):
                 now = discord.utils.utcnow().timestamp()
                 await self.store.heartbeats.beat(self.settings.process_name, self.gateway_connected(), now)
                 if metrics.enabled():
-                    running = await self.store.games.running_count()
+                    running = await self.tables.running_count()
                     metrics.tables(running, await self.store.heartbeats.pending_announcements())
             except Exception:
                 log.exception("could not write the heartbeat")
@@ -175,7 +172,7 @@ class GameBot(commands.Bot):
     async def _deliver_pending(self) -> None:
         await self.wait_until_ready()
         try:
-            await self.tables.deliver_pending()
+            await self.tables.resume()
         except Exception:
             log.exception("could not deliver what was pending at start-up")
 
@@ -190,13 +187,19 @@ class GameBot(commands.Bot):
             await self.store.close()
 
     async def guard(self, interaction: discord.Interaction, work: Coroutine[Any, Any, None]) -> None:
-        """Run a component's work; any error is answered ephemerally (and logged if unexpected)."""
+        """Run a component's work; any error is answered ephemerally (and logged if unexpected),
+        and a click its work left unanswered is answered all the same."""
         claim(interaction)
         try:
             prefer(interaction, await self.community.language(interaction.user.id))
             await work
+            await make_sure_answered(interaction)
         except Exception as error:
             await report_error(interaction, error)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        """A command that returned without answering is answered all the same."""
+        await make_sure_answered(interaction)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction gets an answer: one that no handler of ours took (a forged custom_id
@@ -209,19 +212,6 @@ class GameBot(commands.Bot):
     ) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         await report_error(interaction, original)
-
-    async def on_game_component(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        version: int,
-        move: str,
-        arg: str,
-        values: list[str],
-    ) -> None:
-        await asks.on_click(
-            self.tables, self.adapters, self.lobbies.rematch, interaction, game_id, version, move, arg, values
-        )
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot import asks
-from bot.adapter import GameAdapter, component_view
+from bot.adapter import GameAdapter, TableMoves, component_view
 from bot.community import Community
 from bot.i18n import described, t
 from bot.lobby import Lobbies
@@ -30,6 +30,9 @@ class Services(Protocol):
     def store(self) -> Store: ...
 
     @property
+    def moves(self) -> TableMoves: ...
+
+    @property
     def adapters(self) -> Mapping[str, GameAdapter]: ...
 
     @property
@@ -45,12 +48,10 @@ class GameHost(Services, Protocol):
     def register(self, adapter: GameAdapter, group: app_commands.Group) -> None: ...
 
 
-async def game_here(
-    tables: TableService, interaction: discord.Interaction, kind: str, lobby_too: bool = False
-) -> int:
-    """The id of this channel's game of ``kind``; it must be running unless ``lobby_too``."""
+async def game_here(tables: TableService, interaction: discord.Interaction, kind: str) -> int:
+    """The id of this channel's running game of ``kind``."""
     row = await tables.game_in_channel(interaction.channel_id, kind)
-    if row.status != "running" and not lobby_too:
+    if row.status != "running":
         raise GameError("error.game_not_started")
     return row.id
 
@@ -216,14 +217,11 @@ def game_group(services: Services, adapter: GameAdapter) -> app_commands.Group:
     @group.command(name="leave", description=described("cmd.leave"))
     async def leave(interaction: discord.Interaction) -> None:
         row = await tables.game_in_channel(interaction.channel_id, adapter.name)
-        if row.status == "lobby":
-            await services.lobbies.handle(interaction, row.id, "leave")
-        else:
-            await asks.leave(tables, interaction, row.id)
+        await asks.leave(tables, interaction, row)
 
     @group.command(name="abort", description=described("cmd.abort"))
     async def abort(interaction: discord.Interaction) -> None:
-        await asks.ask_abort(tables, interaction, await game_here(tables, interaction, kind, lobby_too=True))
+        await asks.ask_abort(tables, interaction, await tables.game_in_channel(interaction.channel_id, kind))
 
     # The callback's parameters are the game's options, built as the bot starts (its __signature__):
     # no static type states them.

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot import model
 from bot.i18n import LANGUAGES, duration_text, parse_duration, t
-from bot.store import SeatRow
 from bot.store.community import CommunityStore, PlayerChoices, ServerChoices
 from games.core import GameError
 
@@ -25,7 +25,7 @@ DEFAULT_TIMEOUT = 24 * 3600
 MIN_TIMEOUT = 60
 MAX_TIMEOUT = 7 * 24 * 3600
 # A turn's reminder comes after this share of it, in percent (0: no reminder).
-DEFAULT_REMINDER = 50
+DEFAULT_REMINDER = model.DEFAULT_REMINDER
 MAX_REMINDER = 90
 MAX_COMPUTER_PAUSE = 60.0
 # How long a player's chosen language is remembered before it is read again (another process
@@ -80,27 +80,6 @@ class ServerSettings:
             "computers_rated": self.computers_rated,
             "role_id": self.role_id,
         }
-
-
-def reminder_share(kept: Mapping[str, Any]) -> float:
-    """The share of a turn after which a game reminds its player (0: never); half of it for games
-    from before the setting."""
-    return float(kept.get("reminder", DEFAULT_REMINDER)) / 100
-
-
-def computer_pause(kept: Mapping[str, Any], default: float) -> float:
-    return float(kept.get("computer_pause", default))
-
-
-def rated(kept: Mapping[str, Any], seats: Sequence[SeatRow]) -> bool:
-    """Whether a finished match counts for ratings: not one with computer players, when its
-    server said so."""
-    return bool(kept.get("computers_rated", True)) or not any(seat.is_robot for seat in seats)
-
-
-def kept_role(kept: Mapping[str, Any]) -> int | None:
-    role = kept.get("role_id")
-    return int(role) if role is not None else None
 
 
 def channel_allowed(channel: Any, allowed: Sequence[int]) -> bool:

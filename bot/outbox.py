@@ -1,16 +1,13 @@
-"""The outbox's record of a move's announcements: the publication committed with the move, and
-the names of its parts, each marked in the outbox once sent (see ``bot.publisher.DELIVERY``)."""
+"""The outbox's parts: the names of a publication's parts, each marked in the outbox once sent
+(see ``bot.publisher.DELIVERY``), the record of a kept message being posted anew, and the nonce
+that makes a part sent twice one message."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from bot.adapter import Rendered
 from bot.store import GameRow, Pending
-from games.core import Event
 
 # The outbox part naming a publication's channel message.
 CHANNEL_PART = "channel"
@@ -20,57 +17,6 @@ DM_PART = "dm:"
 CHART_PART = "chart"
 # The outbox part naming the table message when it is posted anew (see ``_post_table``).
 TABLE_PART = "table"
-
-
-@dataclass(frozen=True)
-class Publication:
-    """What players must be told after a committed move; saved in the outbox with the move.
-
-    It is delivered from the state committed with it (the game's lock keeps any later move
-    waiting until it is delivered), so it holds only what that state cannot tell: the events,
-    who had to decide before, and the channel line's prefix.
-    """
-
-    events: list[Event]
-    before: Mapping[int, frozenset[str]]
-    prefix: str = ""
-    show_hands: bool = False
-    actor: int | None = None
-    # Seats whose hand the move changed (see Game.hand): each is sent the new one.
-    hands_changed: tuple[int, ...] = ()
-    # The pictures it shows, drawn with the move (``TableService._draw_ahead``), by the version
-    # drawn at and whose they are (None: the table). Never saved: one delivered after a restart
-    # draws its own.
-    pictures: Mapping[tuple[int, int | None], Rendered] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "events": [
-                {"key": e.key, "params": e.params, "seats": None if e.seats is None else list(e.seats)}
-                for e in self.events
-            ],
-            "before": {str(seat): sorted(actions) for seat, actions in self.before.items()},
-            "prefix": self.prefix,
-            "show_hands": self.show_hands,
-            "actor": self.actor,
-            "hands_changed": list(self.hands_changed),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Publication:
-        return cls(
-            events=[
-                Event(e["key"], e["params"], None if e["seats"] is None else tuple(e["seats"]))
-                for e in data["events"]
-            ],
-            before={int(seat): frozenset(actions) for seat, actions in data["before"].items()},
-            prefix=data["prefix"],
-            show_hands=data["show_hands"],
-            actor=data["actor"],
-            hands_changed=tuple(data.get("hands_changed", ())),
-        )
 
 
 @dataclass(frozen=True)

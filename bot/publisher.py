@@ -1,9 +1,10 @@
-"""The delivery of what a committed move announces: the table message, the channel's lines, each
-player's DM, the results' chart; each part sent once, crash or no crash (``DELIVERY``).
+"""The delivery of what a committed change announces: the message the game keeps up to date (its
+table, or its lobby), the channel's lines, each player's DM, the results' chart; each part sent
+once, crash or no crash (``DELIVERY``), and what Discord could not take tried again later.
 
-The table service (``bot.tables``) holds a ``Publisher``: it commits a move with its publication
-in the outbox, under the game's lock, then has it delivered here; it keeps the retries of what
-Discord could not take (``DeliveryDeferred``).
+The table service (``bot.tables``) commits a change with its publication in the outbox, under the
+game's lock, then has it delivered here. What a crash left undelivered is delivered at start, or
+before the game's next change (``settled``).
 """
 
 from __future__ import annotations
@@ -11,40 +12,51 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import discord
 
 from bot import standins
-from bot.adapter import LoadedGame, Rendered, Viewer, component_view, drawn_at, game_button
+from bot.adapter import (
+    DrawnAt,
+    GameAdapter,
+    GameOrLobby,
+    Links,
+    LoadedGame,
+    Rendered,
+    Viewer,
+    component_view,
+    loaded,
+)
 from bot.i18n import language_of, t
-from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, Publication, TableRepost, part_nonce
+from bot.lobby_message import lobby_message
+from bot.model import ABORTED, Lobby, Publication
+from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, TableRepost, part_nonce
+from bot.planning import EXPIRE
 from bot.records import ResultsChart, score_chart
 from bot.refusals import CANNOT_DM, Refusal, due_for_repost, refusal, retire, transient
 from bot.replays import match_animation
-from bot.store import Pending, SeatRow, Store
-from games.core import BACK, Event
+from bot.replies import truncate
+from bot.store import Pending, SeatRow, Snapshot, Store
+from games.core import BACK, GameError
 
 log = logging.getLogger(__name__)
-
-
-MESSAGE_LIMIT = 2000
-
-
-@dataclass(frozen=True)
-class Drawing:
-    """A picture to draw off the event loop: ``draw(*args)`` (see ``TableService.render_all``)."""
-
-    draw: Callable[..., Rendered]
-    args: tuple[Any, ...]
-
 
 # How long a player's DMs found closed (50007) are not tried again; their hand button, or joining
 # a game, tries them at once.
 DM_CLOSED_FOR = 6 * 3600.0
+
+# How long to wait before trying again announcements Discord could not take (its servers failed,
+# its limits, or the network): soon, then less and less often, for about three hours in all.
+RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0, 3600.0)
+
+# What a change's pictures are, drawn with it (``draw_ahead``): by the version drawn at and whose
+# they are (None: the message the game keeps, its table or lobby).
+Pictures = Mapping[tuple[int, int | None], Rendered]
 
 
 def dm_closed_recently(seat: SeatRow, now: float) -> bool:
@@ -53,7 +65,17 @@ def dm_closed_recently(seat: SeatRow, now: float) -> bool:
 
 class DeliveryDeferred(Exception):
     """Discord could not take a part of a publication now: the publication stays pending, the
-    parts already sent marked, and is tried again later (``bot.tables.RETRY_DELAYS``)."""
+    parts already sent marked, and is tried again later (``RETRY_DELAYS``)."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+    def __str__(self) -> str:
+        cause = self.cause
+        if isinstance(cause, discord.HTTPException):
+            return f"{cause.status} {cause.code or ''}".strip()
+        return type(cause).__name__
 
 
 @contextmanager
@@ -64,14 +86,10 @@ def refusal_logged(message: str, *args: object) -> Iterator[None]:
         yield
     except Exception as error:
         if transient(error):
-            raise DeliveryDeferred from error
+            raise DeliveryDeferred(error) from error
         if not isinstance(error, discord.HTTPException):
             raise
-        log.warning(message, *args, exc_info=True)
-
-
-def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        log.warning(message + " (%s %s)", *args, error.status, error.code)
 
 
 # The channels a game is played in: each sends, and points at one of its messages to edit it.
@@ -99,12 +117,20 @@ class Messenger(Protocol):
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """A picture to draw off the event loop: ``draw(*args)``."""
+
+    draw: Callable[..., Rendered]
+    args: tuple[Any, ...]
+
+
 @dataclass
 class Delivery:
     """One publication being delivered: what its parts send, read and drawn before any is sent,
     and its outbox row as the parts mark it (``pending``)."""
 
-    table: LoadedGame
+    table: GameOrLobby
     publication: Publication
     pending: Pending
     viewer: Viewer
@@ -114,30 +140,43 @@ class Delivery:
     # The seats called to move, and those told privately with their lines.
     newly: list[int]
     told: dict[int, list[str]]
-    # None when the click's answer showed the table already.
-    table_picture: Rendered | None
+    # None when the click's answer showed the kept message already.
+    kept: Rendered | None
     hands: list[Rendered]
     channel: GameChannel | None = None
 
 
 class Publisher:
-    """Delivers a committed move's publication through the ``messenger``, marking in the store's
-    outbox each part sent (``DELIVERY``); given the store once the bot has opened it (``open``)."""
+    """Delivers committed publications through the ``messenger``, marking in the store's outbox
+    each part sent (``DELIVERY``); given the store once the bot has opened it (``open``). A
+    publication Discord could not take is tried again later, under its game's lock (``locks``)."""
 
     def __init__(
         self,
         messenger: Messenger,
         now: Callable[[], float],
+        adapters: Mapping[str, GameAdapter],
+        links: Links,
+        locks: Callable[[int], asyncio.Lock],
         after_delivery: Callable[[], None] | None = None,
     ) -> None:
         self.messenger = messenger
         self.now = now
+        self.adapters = adapters
+        self.links = links
+        self.locks = locks
         # Told once each delivery is done: a page that shows channels by itself redraws then.
         self.after_delivery = after_delivery
         self._store: Store | None = None
+        self._retries: dict[int, asyncio.Task[None]] = {}
 
     def open(self, store: Store) -> None:
         self._store = store
+
+    def close(self) -> None:
+        """Stop trying again what Discord could not take: it stays pending, for the next start."""
+        for task in self._retries.values():
+            task.cancel()
 
     @property
     def store(self) -> Store:
@@ -145,80 +184,179 @@ class Publisher:
             raise RuntimeError("the publisher delivers through a store: open it first")
         return self._store
 
+    # ------------------------------------------------------------------ drawing
+
     @staticmethod
-    async def render(table: LoadedGame, draw: Callable[..., Rendered], *args: Any) -> Rendered:
-        """Draw off the event loop, the components stamped with the version the picture shows."""
-        (rendered,) = await Publisher.render_all(table, [Drawing(draw, args)])
+    async def render(draw: Callable[..., Rendered], *args: Any) -> Rendered:
+        """Draw off the event loop."""
+        (rendered,) = await Publisher.render_all([Drawing(draw, args)])
         return rendered
 
     @staticmethod
-    async def render_all(table: LoadedGame, drawings: Sequence[Drawing]) -> list[Rendered]:
-        """Several pictures drawn in one trip to a thread (one wake-up of the loop, not one each),
-        in order, the components stamped as ``render`` stamps them."""
+    async def render_all(drawings: Sequence[Drawing]) -> list[Rendered]:
+        """Several pictures drawn in one trip to a thread (one wake-up of the loop, not one each)."""
 
-        def stamped() -> list[Rendered]:
-            drawn_at.set(table.row.version)
+        def drawn() -> list[Rendered]:
             return [drawing.draw(*drawing.args) for drawing in drawings]
 
-        # to_thread runs ``stamped`` in a copy of this context: the stamp does not leak out.
-        return await asyncio.to_thread(stamped)
+        return await asyncio.to_thread(drawn)
 
     def draw_ahead(
-        self, table: LoadedGame, publication: Publication
+        self, table: GameOrLobby, publication: Publication
     ) -> dict[tuple[int, int | None], Rendered]:
-        """In the move's thread, from ``table`` as its commit will leave it: the pictures
-        ``_deliver`` shows when nothing of the publication is delivered yet (after every move
-        but a restart's), the components stamped with the version the commit gives."""
+        """In the change's thread, from ``table`` as its commit leaves it: the pictures its
+        delivery shows when nothing of it is delivered yet (after every change but a restart's)."""
         nothing_yet = Pending(table.row.id, table.row.version, {}, frozenset())
         try:
-            called = self._called(table, publication)
-            told = self._private_lines(table, publication.events, called, publication, nothing_yet)
-            version = table.row.version
-            drawn_at.set(version)
-            drawings = {who: self._drawing(table, who) for who in (None, *told)}
-            return {(version, who): drawing.draw(*drawing.args) for who, drawing in drawings.items()}
+            told = self._private_lines(table, publication, self._called(table, publication), nothing_yet)
+            drawings = {who: self._drawing(table, publication, who) for who in (None, *told)}
+            return {
+                (table.row.version, who): drawing.draw(*drawing.args) for who, drawing in drawings.items()
+            }
         except Exception:
-            # Never a reason to refuse the move: the publication draws them, or fails, as it would.
-            log.exception("pictures of game %s not drawn with its move", table.row.id)
+            # Never a reason to refuse the change: the publication draws them, or fails, as it would.
+            log.exception("pictures of game %s not drawn with its change", table.row.id)
             return {}
+
+    def _drawing(self, table: GameOrLobby, publication: Publication, whose: int | None) -> Drawing:
+        """The message the game keeps (None), or the hand of seat ``whose``."""
+        if whose is not None and isinstance(table, LoadedGame):
+            viewer = table.viewer(whose, language_of(table.seats[whose].locale))
+            return Drawing(table.adapter.hand, (table.game.view(whose), viewer, table.drawn_at))
+        return Drawing(self._kept_message, (table, publication))
+
+    def _kept_message(self, table: GameOrLobby, publication: Publication) -> Rendered:
+        """The table (no buttons once the match is over), the lobby, or either closed."""
+        lang = language_of(table.row.locale)
+        if table.row.status == ABORTED:
+            lines = [t(lang, event.key, **event.params) for event in publication.events]
+            return Rendered([], content="\n".join(lines) or None)
+        if isinstance(table, Lobby):
+            return lobby_message(table, lang)
+        rendered = table.adapter.table(table.game.view(None), table.viewer(), table.drawn_at)
+        if table.game.finished:
+            rendered.items = []
+        return rendered
+
+    # ------------------------------------------------------------------ delivering
 
     async def deliver(
         self,
-        table: LoadedGame,
+        table: GameOrLobby,
         publication: Publication,
-        pending: Pending | None = None,
         *,
-        table_shown: bool = False,
+        pending: Pending | None = None,
+        pictures: Pictures | None = None,
+        shown: bool = False,
     ) -> None:
         """Tell everyone what happened: each part of ``DELIVERY`` in its order, then the
-        publication deleted from the outbox. With ``table_shown``, the click's answer showed the
-        table already. Seats with a new decision are called, except the actor, who has just played
-        and is looking at the table (a turn of several steps would call them at each step)."""
-        delivery = await self._prepared(table, publication, pending, table_shown)
+        publication deleted from the outbox; what Discord could not take now, later. With
+        ``shown``, the click's answer showed the kept message already."""
+        try:
+            await self._deliver(table, publication, pending, pictures or {}, shown)
+        except DeliveryDeferred as deferred:
+            self._defer(table.row.id, deferred)
+
+    async def _deliver(
+        self,
+        table: GameOrLobby,
+        publication: Publication,
+        pending: Pending | None,
+        pictures: Pictures,
+        shown: bool,
+    ) -> None:
+        delivery = await self._prepared(table, publication, pending, pictures, shown)
         for step in DELIVERY:
             await step.send(self, delivery)
         await self.store.outbox.delivered(delivery.pending)
         if self.after_delivery is not None:
             self.after_delivery()
 
+    async def settled(self, snapshot: Snapshot) -> Snapshot:
+        """Under the game's lock, before its next change: what a crash or Discord left undelivered,
+        delivered in order, and the game read again (nearly always, there was nothing). What is
+        pending is read again under the lock: a change that held it may have delivered it since."""
+        if not snapshot.pending:
+            return snapshot
+        fresh = await self.store.games.snapshot(snapshot.game.id)
+        if fresh is None or not fresh.pending:
+            return fresh or snapshot
+        await self._deliver_all(fresh.pending)
+        return await self.store.games.snapshot(snapshot.game.id) or fresh
+
+    async def deliver_pending(self) -> None:
+        """At start-up: deliver what a crash left undelivered, each game's read again under its
+        lock (a timer or a click may have delivered it meanwhile, and moved on)."""
+        for game_id in dict.fromkeys(pending.game_id for pending in await self.store.outbox.pending()):
+            async with self.locks(game_id):
+                snapshot = await self.store.games.snapshot(game_id)
+                await self._deliver_all(snapshot.pending if snapshot is not None else ())
+
+    async def _deliver_all(self, pendings: Sequence[Pending]) -> bool:
+        """A game's pending publications, in order, under its lock; False if Discord could not
+        take one now (it and the later ones are tried again later). One that fails otherwise is
+        given up, logged, rather than hold its game up (every later change would try it first)."""
+        for pending in pendings:
+            snapshot = await self.store.games.snapshot(pending.game_id)
+            try:
+                if snapshot is None:
+                    raise GameError("error.game_not_running")
+                table = loaded(snapshot, self.adapters, self.links)
+                await self._deliver(table, Publication.from_json(pending.publication), pending, {}, False)
+            except DeliveryDeferred as deferred:
+                self._defer(pending.game_id, deferred)
+                return False
+            except Exception:
+                log.exception(
+                    "announcements of game %s version %s given up", pending.game_id, pending.version
+                )
+                await self.store.outbox.delivered(pending)
+        return True
+
+    def _defer(self, game_id: int, deferred: DeliveryDeferred) -> None:
+        """Announcements Discord could not take now (one line: it happens, and is no bug): the
+        game's pending ones are tried again later."""
+        log.warning("announcements of game %s deferred: Discord answered %s", game_id, deferred)
+        if game_id not in self._retries:
+            self._retries[game_id] = asyncio.create_task(self._retry(game_id), name=f"retry-{game_id}")
+
+    async def _retry(self, game_id: int) -> None:
+        try:
+            for delay in RETRY_DELAYS:
+                await asyncio.sleep(delay)
+                async with self.locks(game_id):
+                    snapshot = await self.store.games.snapshot(game_id)
+                    if await self._deliver_all(snapshot.pending if snapshot is not None else ()):
+                        return
+            log.error("announcements of game %s still pending after %d tries", game_id, len(RETRY_DELAYS))
+        except Exception:
+            log.exception("could not try the announcements of game %s again", game_id)
+        finally:
+            del self._retries[game_id]
+
     async def _prepared(
-        self, table: LoadedGame, publication: Publication, pending: Pending | None, table_shown: bool
+        self,
+        table: GameOrLobby,
+        publication: Publication,
+        pending: Pending | None,
+        pictures: Pictures,
+        shown: bool,
     ) -> Delivery:
         """What the parts send, read and drawn before any is sent."""
         if pending is None:
             pending = Pending(table.row.id, table.row.version, {}, frozenset())
+        lang = language_of(table.row.locale)
+        if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
+            # A lobby, or a closed game: its kept message says it all.
+            kept = None if shown else (await self._pictures(table, publication, pictures, [None]))[0]
+            viewer = Viewer(lang, [seat.name for seat in table.seats])
+            return Delivery(table, publication, pending, viewer, [], [], None, [], {}, kept, [])
         viewer = table.viewer()
         events = publication.events
-        lines = [publication.prefix] if publication.prefix else []
-        lines += [
-            line for event in events if event.seats is None if (line := table.adapter.describe(event, viewer))
-        ]
-        embeds = [
-            embed
-            for event in events
-            if event.seats is None
-            if (embed := table.adapter.results(event, viewer))
-        ]
+        public = [event for event in events if event.seats is None]
+        lines = [line for event in public if (line := table.adapter.describe(event, viewer))]
+        lines += [self._reminder(table, seat, lang) for seat in publication.reminded]
+        embeds = [embed for event in public if (embed := table.adapter.results(event, viewer))]
         # The chart's numbers are read now (the message keeps room for it); it is drawn last.
         chart = None
         if CHART_PART not in pending.delivered:
@@ -226,45 +364,66 @@ class Publisher:
         if chart is not None:
             chart.make_room(embeds)
         newly = self._called(table, publication)
-        told = self._private_lines(table, events, newly, publication, pending)
-        pictures = await self._pictures(table, publication, [*([] if table_shown else [None]), *told])
-        table_picture = None if table_shown else pictures.pop(0)
+        told = self._private_lines(table, publication, newly, pending)
+        drawn = await self._pictures(table, publication, pictures, [*([] if shown else [None]), *told])
         return Delivery(
-            table, publication, pending, viewer, lines, embeds, chart, newly, told, table_picture, pictures
+            table,
+            publication,
+            pending,
+            viewer,
+            lines,
+            embeds,
+            chart,
+            newly,
+            told,
+            None if shown else drawn.pop(0),
+            drawn,
         )
 
-    async def _send_table(self, delivery: Delivery) -> None:
-        """The table first: every line and link below points to it, should it be posted anew."""
+    @staticmethod
+    def _reminder(table: LoadedGame, seat: int, lang: str) -> str:
+        """The line reminding ``seat`` of its move, with its deadline as each reader's clock shows it."""
+        deadline = next(
+            (timer.due_at for timer in table.timers if timer.seat == seat and timer.kind == EXPIRE), None
+        )
+        when = discord.utils.format_dt(
+            datetime.fromtimestamp(deadline, UTC) if deadline is not None else discord.utils.utcnow(), "R"
+        )
+        key = "common.reminder" if table.row.reminder_share == 0.5 else "settings.reminder"
+        return t(lang, key, mention=table.mention(seat), deadline=when, table=table.link(lang))
+
+    async def _send_kept(self, delivery: Delivery) -> None:
+        """The kept message first: every line and link below points to it, should it be posted anew."""
         table, publication = delivery.table, delivery.publication
-        if delivery.table_picture is None:
+        if delivery.kept is None:
             return
         posted_at = table.row.message_id
-        delivery.pending = await self.refresh_table(table, delivery.table_picture, delivery.pending)
+        delivery.pending = await self._show_kept(table, delivery.kept, publication, delivery.pending)
         if table.row.message_id != posted_at:
-            delivery.told = self._private_lines(
-                table, publication.events, delivery.newly, publication, delivery.pending
-            )
+            delivery.told = self._private_lines(table, publication, delivery.newly, delivery.pending)
 
     async def _send_lines(self, delivery: Delivery) -> None:
         """The channel's lines and results, calling whoever must move now."""
         table, viewer, lines, embeds = delivery.table, delivery.viewer, delivery.lines, delivery.embeds
+        if not isinstance(table, LoadedGame):
+            return
         if delivery.newly:
             mentions = ", ".join(table.mention(seat) for seat in delivery.newly)
-            link = table.link(viewer.language)
-            lines.append(t(viewer.language, "common.your_move", mentions=mentions, table=link))
+            lines.append(
+                t(viewer.language, "common.your_move", mentions=mentions, table=table.link(viewer.language))
+            )
         channel = delivery.channel = await self.channel(table.row.channel_id)
         if channel is None or not (lines or embeds) or CHANNEL_PART in delivery.pending.delivered:
             return
         view = None
-        events = delivery.publication.events
+        at = DrawnAt(table.row.id)
         if table.game.finished:
             rematch = t(viewer.language, "common.rematch")
             view = component_view(
-                [game_button(table.row.id, "rematch", rematch, style=discord.ButtonStyle.success, emoji="🔁")]
+                [at.button("rematch", rematch, style=discord.ButtonStyle.success, emoji="🔁")]
             )
-        elif standins.announces_away(events):
-            back = t(viewer.language, "standins.back")
-            view = component_view([game_button(table.row.id, BACK, back, emoji="👋")])
+        elif standins.announces_away(delivery.publication.events):
+            view = component_view([at.button(BACK, t(viewer.language, "standins.back"), emoji="👋")])
         message = await self._send_safely(
             channel,
             truncate("\n".join(lines)) if lines else None,
@@ -297,6 +456,7 @@ class Publisher:
         table, chart, channel = delivery.table, delivery.chart, delivery.channel
         if chart is None or channel is None or table.row.results_message_id is None:
             return
+        assert isinstance(table, LoadedGame)
         animation = await self._animation(table) if table.game.finished else None
         await self._add_chart(channel, table.row.results_message_id, chart, delivery.embeds, animation)
 
@@ -318,13 +478,9 @@ class Publisher:
         """The finished match's table, round by round (``match_animation``): never a reason to
         hold its results up."""
         try:
+            lang = language_of(table.row.locale)
             return await match_animation(
-                self.store,
-                table.adapter,
-                table.row,
-                table.seats,
-                table.game.to_json(),
-                language_of(table.row.locale),
+                self.store, table.adapter, table.row, table.seats, table.game.to_json(), lang
             )
         except Exception:
             log.exception("no animation for the results of game %s", table.row.id)
@@ -338,99 +494,81 @@ class Publisher:
             return await channel.send(content, **kwargs)
         return None
 
-    async def refresh_table(self, table: LoadedGame, rendered: Rendered, pending: Pending) -> Pending:
-        """Show ``rendered`` on the table message (``_refresh_table``); a refusal that posting anew
-        cannot get round (a lost permission) is logged, and the next move draws the table again;
-        one of Discord's failures defers the publication (``refusal_logged``)."""
-        with refusal_logged("could not show the table of game %s", table.row.id):
-            return await self._refresh_table(table, rendered, pending)
+    # ------------------------------------------------------------------ the kept message
+
+    async def _show_kept(
+        self, table: GameOrLobby, rendered: Rendered, publication: Publication, pending: Pending
+    ) -> Pending:
+        """Edit the kept message in place; or post it anew at the bottom of the channel, when it
+        was deleted, when Discord refuses its edit (30046, the cap on edits of a message older than
+        an hour, and the like), or before it would (``due_for_repost``). A refusal that posting
+        anew cannot get round (a lost permission) is logged, and the next change draws it again."""
+        with refusal_logged("could not show the message of game %s", table.row.id):
+            if TABLE_PART in pending.delivered:  # posted anew for this publication already
+                return pending
+            channel = await self.channel(table.row.channel_id)
+            if channel is None:
+                return pending
+            repost = TableRepost.begun(pending)
+            if repost is None:
+                old, gone = table.row.message_id, False
+                if old is not None and not due_for_repost(old, self.now()):
+                    try:
+                        await channel.get_partial_message(old).edit(**_body(rendered))
+                        return pending
+                    except discord.HTTPException as error:
+                        if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
+                            raise
+                        gone = refusal(error) is Refusal.GONE
+                    # The picture's file was read by the refused edit.
+                    (rendered,) = await self.render_all([self._drawing(table, publication, None)])
+                log.info("message of game %s posted anew", table.row.id)
+                repost = TableRepost(old, gone)
+                # Decided before posting: a crash after it resumes this repost, never edits the old one.
+                pending = await self.store.outbox.mark_delivered(pending, repost.part())
+            return await self._post_kept(channel, table, rendered, pending, repost)
         return pending
 
-    @classmethod
-    def _drawing(cls, table: LoadedGame, whose: int | None) -> Drawing:
-        """The table (None), or the hand of seat ``whose``."""
-        return cls._table_drawing(table) if whose is None else cls._hand_drawing(table, whose)
-
-    @staticmethod
-    def _table_drawing(table: LoadedGame) -> Drawing:
-        return Drawing(table.adapter.table, (table.game.view(None), table.viewer(), table.row.id))
-
-    @staticmethod
-    def _hand_drawing(table: LoadedGame, seat: int) -> Drawing:
-        """The seat's hand as its DM shows it, in its player's language."""
-        viewer = table.viewer(seat, language_of(table.seats[seat].locale))
-        return Drawing(table.adapter.hand, (table.game.view(seat), viewer, table.row.id))
-
-    async def _refresh_table(self, table: LoadedGame, rendered: Rendered, pending: Pending) -> Pending:
-        """Edit the one table message in place; or post the table anew at the bottom of the
-        channel, when it was deleted, when Discord refuses its edit (30046, the cap on edits of a
-        message older than an hour, and the like), or before it would (``due_for_repost``)."""
-        if table.game.finished:
-            rendered.items = []
-        if TABLE_PART in pending.delivered:  # posted anew for this publication already
-            return pending
-        channel = await self.channel(table.row.channel_id)
-        if channel is None:
-            return pending
-        repost = TableRepost.begun(pending)
-        if repost is None:
-            old, gone = table.row.message_id, False
-            if old is not None and due_for_repost(old, self.now()):
-                log.info("table of game %s posted anew: its message is old", table.row.id)
-            elif old is not None:
-                try:
-                    await channel.get_partial_message(old).edit(
-                        content=None,
-                        embeds=rendered.embeds,
-                        attachments=[rendered.file] if rendered.file else [],
-                        view=rendered.view(),
-                    )
-                    return pending
-                except discord.HTTPException as error:
-                    if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
-                        raise
-                    log.info("table of game %s posted anew: its edit was refused (%s)", table.row.id, error)
-                    gone = refusal(error) is Refusal.GONE
-                # The picture's file was read by the refused edit.
-                (rendered,) = await self.render_all(table, [self._table_drawing(table)])
-                if table.game.finished:
-                    rendered.items = []
-            repost = TableRepost(old, gone)
-            # Decided before posting: a crash after it resumes this repost, never edits the old one.
-            pending = await self.store.outbox.mark_delivered(pending, repost.part())
-        return await self._post_table(channel, table, rendered, pending, repost)
-
-    async def _post_table(
+    async def _post_kept(
         self,
-        channel: discord.abc.Messageable,
-        table: LoadedGame,
+        channel: GameChannel,
+        table: GameOrLobby,
         rendered: Rendered,
         pending: Pending,
         repost: TableRepost,
     ) -> Pending:
-        """Post the table at the bottom of the channel, exactly once for this publication: a post
-        sent again after a crash carries the same nonce (Discord answers it with the message it
-        made), and one already saved is not sent again. The old message is retired once the new
-        one is saved; from then on every line, link and stale click points to the new one."""
-        if table.row.message_id in (repost.old, None):  # the new table is not saved yet
-            kwargs: dict[str, Any] = {"embeds": rendered.embeds, "view": rendered.view()}
-            if rendered.file is not None:
-                kwargs["file"] = rendered.file
-            message = await channel.send(nonce=part_nonce(table.row, pending, TABLE_PART), **kwargs)
+        """Post the kept message at the bottom of the channel, exactly once for this publication:
+        a post sent again after a crash carries the same nonce (Discord answers it with the message
+        it made), and one already saved is not sent again. The old message is then retired (tried
+        again like any part, until done); from then on every line, link and stale click points to
+        the new one."""
+        if table.row.message_id in (repost.old, None):  # the new message is not saved yet
+            body = _body(rendered)
+            files = body.pop("attachments")
+            message = await channel.send(
+                nonce=part_nonce(table.row, pending, TABLE_PART), files=files, **body
+            )
             await self.store.games.set_message(table.row.id, message.id)
             table.row = replace(table.row, message_id=message.id)
         if repost.old is not None and not repost.gone:
-            pointer = t(
-                language_of(table.row.locale),
-                "common.table_moved",
-                table=table.link(language_of(table.row.locale)),
-            )
-            await retire(channel, repost.old, pointer)
+            await retire(channel, repost.old, self._pointer(table, message_url(table)))
         return await self.store.outbox.mark_delivered(pending, TABLE_PART)
 
+    def _pointer(self, table: GameOrLobby, url: str) -> str:
+        """What the old message says once retired: where the new one is."""
+        lang = language_of(table.row.locale)
+        if isinstance(table, LoadedGame):
+            return t(lang, "common.table_moved", table=table.link(lang))
+        # Where Discord's pages cannot open (the playground), no link: the lobby is just below.
+        return t(lang, "lobby.moved", url=url) if self.links.to_discord else t(lang, "lobby.moved_below")
+
+    # ------------------------------------------------------------------ who is told what
+
     @staticmethod
-    def _called(table: LoadedGame, publication: Publication) -> list[int]:
-        """The people the move gave a decision they did not face, but its actor."""
+    def _called(table: GameOrLobby, publication: Publication) -> list[int]:
+        """The people the change gave a decision they did not face, but its actor."""
+        if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
+            return []
         return [
             seat
             for seat, actions in sorted(table.game.required_to_act().items())
@@ -440,30 +578,27 @@ class Publisher:
         ]
 
     async def _pictures(
-        self, table: LoadedGame, publication: Publication, whose: Sequence[int | None]
+        self, table: GameOrLobby, publication: Publication, pictures: Pictures, whose: Sequence[int | None]
     ) -> list[Rendered]:
-        """The table's picture (None) and the hands of the seats ``whose`` names: those drawn with
-        the move, and the others (all of them after a restart) drawn now, in one trip to a thread."""
-        drawn = {who: publication.pictures.get((table.row.version, who)) for who in whose}
+        """The kept message (None) and the hands of the seats ``whose`` names: those drawn with the
+        change, and the others (all of them after a restart) drawn now, in one trip to a thread."""
+        drawn = {who: pictures.get((table.row.version, who)) for who in whose}
         missing = [who for who, rendered in drawn.items() if rendered is None]
         if missing:
-            rendered = await self.render_all(table, [self._drawing(table, who) for who in missing])
+            rendered = await self.render_all([self._drawing(table, publication, who) for who in missing])
             drawn.update(zip(missing, rendered, strict=True))
         return [picture for who in whose if (picture := drawn[who]) is not None]
 
     @staticmethod
     def _private_lines(
-        table: LoadedGame,
-        events: list[Event],
-        newly: Sequence[int],
-        publication: Publication,
-        pending: Pending,
+        table: GameOrLobby, publication: Publication, newly: Sequence[int], pending: Pending
     ) -> dict[int, list[str]]:
         """The players to DM, each with their lines: a DM only when their hand changed (the channel
         line already calls whoever must move), and never one already sent."""
-        show_hands = publication.show_hands
+        if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
+            return {}
         private: dict[int, list[str]] = defaultdict(list)
-        for event in events:
+        for event in publication.events:
             for seat in event.seats or ():
                 line = table.adapter.describe(event, table.viewer(seat, table.seats[seat].locale))
                 if line:
@@ -476,7 +611,7 @@ class Publisher:
                 continue
             if f"{DM_PART}{seat}" in pending.delivered:
                 continue
-            if show_hands or seat in private or seat in publication.hands_changed:
+            if publication.show_hands or seat in private or seat in publication.hands_changed:
                 told[seat] = private.get(seat, [])
                 if seat in newly:
                     viewer = table.viewer(seat, language_of(seat_row.locale))
@@ -484,7 +619,7 @@ class Publisher:
         return told
 
     async def direct_message(
-        self, table: LoadedGame, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
+        self, table: GameOrLobby, seat: SeatRow, text: str, hand: Rendered, nonce: str | None = None
     ) -> None:
         """DM a player their hand; if their DMs are closed (50007, and only that), say so once in
         the channel and carry on. DMs found closed are not tried again for a while
@@ -499,7 +634,7 @@ class Publisher:
                 mention = f"<@{seat.user_id}>"
                 await self._send_safely(
                     channel,
-                    t(language_of(table.row.locale), table.adapter.dm_closed_key, mention=mention),
+                    t(language_of(table.row.locale), table.rules.dm_closed_key, mention=mention),
                     allowed_mentions=discord.AllowedMentions(users=True),
                 )
 
@@ -543,6 +678,20 @@ class Publisher:
         return channel if isinstance(channel, GameChannel) else None
 
 
+def _body(rendered: Rendered) -> dict[str, Any]:
+    """What a message shows, as an edit sets it whole."""
+    return {
+        "content": rendered.content,
+        "embeds": rendered.embeds,
+        "attachments": [rendered.file] if rendered.file else [],
+        "view": rendered.view(),
+    }
+
+
+def message_url(table: GameOrLobby) -> str:
+    return f"https://discord.com/channels/{table.row.guild_id}/{table.row.channel_id}/{table.row.message_id}"
+
+
 @dataclass(frozen=True)
 class Step:
     """One part of a delivery: what it sends, and when the outbox marks it sent, so that a
@@ -560,10 +709,11 @@ class Step:
 DELIVERY: tuple[Step, ...] = (
     Step(
         TABLE_PART,
-        "the table message: edited, or posted anew at the bottom of the channel",
+        "the kept message (the table, or the lobby): edited, or posted anew at the bottom of the channel"
+        " and the old one retired",
         "an edit never (done again harmlessly); a repost as 'table:<old id>' before it is posted, "
-        "then 'table' once the new message is saved",
-        Publisher._send_table,
+        "then 'table' once the new message is saved and the old one retired",
+        Publisher._send_kept,
     ),
     Step(
         CHANNEL_PART,

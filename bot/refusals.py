@@ -71,10 +71,27 @@ def due_for_repost(message_id: int, now: float) -> bool:
 
 async def retire(channel: discord.abc.Messageable, message_id: int, pointer: str) -> None:
     """The old message, once posted anew: only a line pointing to the new one, nothing to click.
-    Discord may refuse this edit too (the same cap): the old buttons then still answer, each with
-    the current table, and nothing else depends on it."""
+    Discord may refuse this edit too (the same cap on an old message's edits): it is then deleted,
+    which no cap holds back. Discord's failures rise (the caller tries again later); a message
+    gone, or one the bot may no longer touch, is left as it is (its clicks still answer, each with
+    the game as it stands)."""
+    message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
     try:
-        message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
         await message.edit(content=pointer, embeds=[], attachments=[], view=None)
-    except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
-        log.info("message %s not retired (%s); its clicks still answer", message_id, error)
+    except discord.HTTPException as error:
+        if refusal(error) is Refusal.POST_ANEW:
+            log.info("message %s not retired by an edit (%s): deleted", message_id, error)
+            await _delete(message)
+        elif refusal(error) is not Refusal.LATER:
+            log.info("message %s not retired (%s); its clicks still answer", message_id, error)
+        else:
+            raise
+
+
+async def _delete(message: discord.PartialMessage) -> None:
+    try:
+        await message.delete()
+    except discord.HTTPException as error:
+        if refusal(error) is Refusal.LATER:
+            raise
+        log.info("message %s not deleted either (%s); its clicks still answer", message.id, error)

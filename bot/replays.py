@@ -29,7 +29,7 @@ import discord
 from discord import app_commands
 from PIL import Image
 
-from bot.adapter import GameAdapter, Rendered, Viewer
+from bot.adapter import DrawnAt, GameAdapter, Rendered, Viewer
 from bot.records import game_title
 from bot.store import GameRow, SeatRow, Store
 from games.core import BACK, JSON, LEAVE, STAND_IN, Event, Game, GameError, perform
@@ -215,7 +215,7 @@ def animation(replay: Replay, viewer: Viewer) -> bytes:
     animated WebP would have to encode every frame in full colour (see bench/replay_bench.py)."""
     frames = []
     for step in [*replay.round_starts[1:], replay.last]:
-        rendered = replay.adapter.table(replay.position(step).view(None), viewer, 0)
+        rendered = replay.adapter.table(replay.position(step).view(None), viewer, DrawnAt(0))
         if rendered.file is not None:
             # discord.File types its data as any buffered stream; a rendered picture's is in memory.
             frames.append(Image.open(cast(IO[bytes], rendered.file.fp)))
@@ -420,7 +420,7 @@ def draw_panel(
     """A position as the channel saw it (its table picture, its line), with the hands asked for:
     everyone's when ``hands``, else the viewer's own if they played (run in a thread)."""
     adapter, game = replay.adapter, replay.position(step)
-    table: Rendered = adapter.table(game.view(None), viewer, game_id)
+    table: Rendered = adapter.table(game.view(None), viewer, DrawnAt(game_id))
     rounds = replay.round_starts
     heading = viewer.t(
         "replay.heading",

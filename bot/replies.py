@@ -16,6 +16,14 @@ from games.core import GameError
 log = logging.getLogger(__name__)
 
 
+# The longest text of a message Discord takes.
+MESSAGE_LIMIT = 2000
+
+
+def truncate(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 # Where an interaction carries the language its user chose in /preferences (see ``prefer``).
 CHOSEN_LANGUAGE = "chosen_language"
 
@@ -124,6 +132,24 @@ FORGED_OPTIONS = (
     app_commands.TransformerError,
     app_commands.CommandSignatureMismatch,
     app_commands.CommandNotFound,
+)
+
+
+async def make_sure_answered(interaction: discord.Interaction) -> None:
+    """The last step of every command and click (``GameBot.guard``, the command tree's
+    completion): one its handler left unanswered is answered here, so Discord never tells a
+    player "The application did not respond"; logged, being a handler's oversight."""
+    if interaction.response.is_done() or interaction.type not in ANSWERABLE:
+        return
+    log.warning("interaction %s (type %s) left unanswered by its handler", interaction.id, interaction.type)
+    await reply(interaction, t(language(interaction), "common.done"))
+
+
+# The interactions Discord waits an answer for (an autocompletion answers itself, with choices).
+ANSWERABLE = (
+    discord.InteractionType.application_command,
+    discord.InteractionType.component,
+    discord.InteractionType.modal_submit,
 )
 
 

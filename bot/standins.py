@@ -4,16 +4,15 @@ A person who leaves a running game hands their seat, hand and points to a comput
 on so the others can finish; one whose turns run out twice in a row gets a computer until they
 act again. Either way the seat stays theirs in the game: only who decides its moves changes,
 logged as an action of its own (``games.core.STAND_IN``, ``BACK``), and every move still takes
-the one path of ``bot.tables``. What is here decides who, when and what is said; the service
-applies it.
+the one path of ``bot.tables``. What is here decides who, when and what is said; the referee
+(``bot.referee``) rules with it. Pure: no Discord, no store.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import t
-from bot.store import SeatRow
+from bot.model import SeatRow
 from games.core import BACK, JSON, STAND_IN, TABLE_OPTIONS, Event
 
 OPTION = "stand_in"
@@ -39,11 +38,6 @@ def enabled(options: Mapping[str, int]) -> bool:
 def level(seats: Sequence[SeatRow]) -> str:
     """The game's computer level: that of the computers at the table, else /start's default."""
     return next((seat.robot for seat in seats if seat.robot is not None), DEFAULT_LEVEL)
-
-
-def display_name(seat: SeatRow, language: str) -> str:
-    """ "🤖 for anna" while a computer plays for anna; the seat's own name otherwise."""
-    return t(language, NAME, name=seat.name) if seat.stand_in is not None else seat.name
 
 
 def stand_in(level: str, *, left: bool) -> JSON:

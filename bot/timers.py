@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -12,9 +12,6 @@ from bot.store import TimerRow
 from bot.store.timers import TIMER_LEASE, TimerStore
 
 log = logging.getLogger(__name__)
-
-# The timer kind of a computer's move.
-ROBOT_MOVE = "robot"
 
 # How the loop waits for the next due timer: asyncio's sleep, or the playground's wall clock.
 Sleep = Callable[[float], Awaitable[None]]
@@ -107,73 +104,3 @@ class TimerService:
                 await self._sleep(delay)
             finally:
                 self._sleeping = False
-
-
-def changed_decisions(
-    before: Mapping[int, frozenset[str]], after: Mapping[int, frozenset[str]], actor: int | None
-) -> list[int]:
-    """Seats whose open decision began, ended or changed with this move: a click made before it
-    is stale for them. A seat still facing the very decision it faced (a simultaneous reveal while
-    others choose) keeps it; the seat that moved never does.
-    """
-    seats = set(before) | set(after) | ({actor} if actor is not None else set())
-    return sorted(seat for seat in seats if seat == actor or before.get(seat) != after.get(seat))
-
-
-def decision_key(actions: frozenset[str]) -> str:
-    return ",".join(sorted(actions))
-
-
-def plan_timers(
-    to_act: Mapping[int, frozenset[str]],
-    previous: Sequence[TimerRow],
-    timeout: int,
-    now: float,
-    reminder_share: float = 0.5,
-) -> list[tuple[int, str, str, float]]:
-    """A reminder after the share ``reminder_share`` of the turn (none at 0) and an expiry per
-    deciding seat.
-
-    A seat still facing the same decision keeps its deadline (a simultaneous reveal does
-    not restart the clock of those who have not chosen yet); a reminder already sent is
-    not sent again.
-    """
-    kept = {(timer.seat, timer.kind): timer for timer in previous}
-    planned: list[tuple[int, str, str, float]] = []
-    for seat, actions in sorted(to_act.items()):
-        decision = decision_key(actions)
-        expiry = kept.get((seat, "expire"))
-        if expiry is not None and expiry.decision == decision:
-            planned.append((seat, "expire", decision, expiry.due_at))
-            reminder = kept.get((seat, "remind"))
-            if reminder is not None:
-                planned.append((seat, "remind", decision, reminder.due_at))
-        else:
-            if reminder_share:
-                planned.append((seat, "remind", decision, now + timeout * reminder_share))
-            planned.append((seat, "expire", decision, now + timeout))
-    return planned
-
-
-def plan_robot_moves(
-    to_act: Mapping[int, frozenset[str]],
-    robots: Iterable[int],
-    changed: Iterable[int],
-    previous: Sequence[TimerRow],
-    pause: float,
-    now: float,
-    hold: float = 0.0,
-) -> list[tuple[int, str, str, float]]:
-    """A move timer per computer seat with a decision open, after a pause so people can follow;
-    a computer whose decision did not change keeps the time it had. None is due before ``hold``
-    seconds from now: what the move showed stays in view that long (``GameAdapter.kept_in_view``)."""
-    kept = {timer.seat: timer for timer in previous if timer.kind == ROBOT_MOVE}
-    changed = set(changed)
-    planned = []
-    for seat in sorted(set(robots) & set(to_act)):
-        decision = decision_key(to_act[seat])
-        timer = kept.get(seat)
-        keep = timer is not None and seat not in changed and timer.decision == decision
-        due_at = timer.due_at if keep and timer else now + pause
-        planned.append((seat, ROBOT_MOVE, decision, max(due_at, now + hold)))
-    return planned

@@ -1,22 +1,18 @@
 """Persistence: one Store, written once, over SQLite (the default) or PostgreSQL."""
 
+from bot.model import Commit, GameRow, LobbyChange, SeatRow, TimerRow
 from bot.store.rows import (
     ChannelBusy,
-    Commit,
     FinishedMatch,
-    GameRow,
     MatchSeat,
     PastResult,
     Pending,
     PlayerRecord,
     RatedStanding,
-    Score,
-    SeatRow,
     Shards,
     Snapshot,
     StaleVersion,
     Standing,
-    TimerRow,
 )
 from bot.store.schema import MIGRATIONS
 from bot.store.store import Store
@@ -27,12 +23,12 @@ __all__ = [
     "Commit",
     "FinishedMatch",
     "GameRow",
+    "LobbyChange",
     "MatchSeat",
     "PastResult",
     "Pending",
     "PlayerRecord",
     "RatedStanding",
-    "Score",
     "SeatRow",
     "Shards",
     "Snapshot",

@@ -1,13 +1,15 @@
-"""Games and their moves: lobbies, seats, the deal, each move's commit (with what it writes to the
-outbox, the timers and the records, in one transaction), the action log."""
+"""Games and their changes: a lobby and its seats, then each change of a running game (the deal,
+a move, a reminder, an abort), each committed at the next version with what it writes to the
+outbox, the timers and the records, in one transaction; the action log."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
+from bot.model import LOBBY, Commit, GameRow, LobbyChange, Publication, SeatRow
 from bot.store.backend import Executor, Statement, WrongRowCount
 from bot.store.concern import Concern
 from bot.store.outbox import Outbox
@@ -16,23 +18,20 @@ from bot.store.rows import (
     SEAT_CHANGE,
     SEAT_CHANGE_PARAMETERS,
     ChannelBusy,
-    Commit,
-    GameRow,
-    Score,
-    SeatRow,
     Snapshot,
     StaleVersion,
     read_game,
     read_pending,
     read_seat,
     read_timer,
+    seat_parameters,
 )
 from bot.store.timers import TIMERS_QUERY, TimerStore
 
 # Both databases' integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
 
-# What a move reads of its game (see Store.snapshot).
+# What a change reads of its game (see ``Games.snapshot``).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
 # With each player's preferences, read at each move: a player's change reaches their running games.
 SEATS_QUERY = (
@@ -45,16 +44,13 @@ SEATS_QUERY = (
 )
 GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
 
-# What a move writes (see Store.commit). Each statement is a hop to SQLite's thread or a round
+# What a change writes (see ``Games.commit``). Each statement is a hop to SQLite's thread or a round
 # trip to PostgreSQL: a move sends one per table it changes (the timers excepted: they are
 # deleted, then inserted).
-MOVE = (
-    "UPDATE games SET state = ?, version = ?, updated_at = ?"
-    " WHERE id = ? AND version = ? AND status = 'running'"
-)
-FINISHING_MOVE = (
-    "UPDATE games SET state = ?, version = ?, updated_at = ?, status = 'finished'"
-    " WHERE id = ? AND version = ? AND status = 'running'"
+MOVE = "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
+STATUS_CHANGE = (
+    "UPDATE games SET state = COALESCE(?, state), version = ?, updated_at = ?, status = ?"
+    " WHERE id = ? AND version = ? AND status = ?"
 )
 
 
@@ -114,58 +110,42 @@ class Games(Concern):
         )
 
     async def create_lobby(
-        self,
-        *,
-        kind: str,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        host_locale: str,
-        locale: str,
-        options: dict[str, int],
-        turn_timeout: int,
-        seed: int,
-        now: float,
-        players: Sequence[tuple[int, str, str]] = (),
-        server_settings: Mapping[str, Any] | None = None,
+        self, row: GameRow, seats: Sequence[SeatRow], publication: Publication, now: float
     ) -> int:
-        """A new lobby with the host seated (and, for a rematch, the other players).
+        """A new lobby as ``row`` says (its id the database's), with its ``seats`` (the host's
+        first) and what it announces (the lobby message), in one transaction; its id.
 
         Raises ChannelBusy when the channel already has an open game, however close two
         starts come: the check and the insert share one write transaction, and the index of
         open games per channel stops a second process's insert.
         """
-        seated = [(host_id, host_name, host_locale)] + [player for player in players if player[0] != host_id]
+        channel_id = row.channel_id
         try:
             async with self._db.transaction() as db:
                 busy = await self._open_game_in(db, channel_id)
                 if busy:
                     raise ChannelBusy(busy)
-                (row,) = await db.fetch(
+                (created,) = await db.fetch(
                     "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
                     " locale, seed, created_at, updated_at, server_settings)"
                     " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)"
                     " RETURNING id",
                     (
-                        kind,
-                        guild_id,
+                        row.kind,
+                        row.guild_id,
                         channel_id,
-                        host_id,
-                        json.dumps(options),
-                        turn_timeout,
-                        locale,
-                        seed,
+                        row.host_id,
+                        json.dumps(row.options),
+                        row.turn_timeout,
+                        row.locale,
+                        row.seed,
                         now,
                         now,
-                        json.dumps(server_settings or {}),
+                        json.dumps(row.server_settings),
                     ),
                 )
-                game_id: int = row["id"]
-                await db.executemany(
-                    "INSERT INTO seats (game_id, seat, user_id, name, locale) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, seat, *player) for seat, player in enumerate(seated)],
-                )
+                game_id: int = created["id"]
+                await db.run(self._seating(game_id, seats, publication, version=0))
         except self._db.unique_violation:
             busy = await self.open_game_in(channel_id)
             if busy is None:
@@ -178,37 +158,6 @@ class Games(Concern):
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         return [read_seat(row) for row in await self._db.fetch(SEATS_QUERY, (game_id,))]
-
-    async def join(self, game_id: int, user_id: int, name: str, locale: str) -> None:
-        await self._write(
-            "INSERT INTO seats (game_id, seat, user_id, name, locale)"
-            " VALUES (?, (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE game_id = ?), ?, ?, ?)",
-            (game_id, game_id, user_id, name, locale),
-        )
-
-    async def add_robot(self, game_id: int, level: str, name: str) -> None:
-        """A computer takes the next seat; its user id is negative, one per computer of the game."""
-        await self._write(
-            "INSERT INTO seats (game_id, seat, user_id, name, locale, robot) VALUES (?,"
-            " (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats WHERE game_id = ?),"
-            " (SELECT COALESCE(MIN(CASE WHEN user_id < 0 THEN user_id END), 0) - 1 FROM seats"
-            " WHERE game_id = ?), ?, 'en', ?)",
-            (game_id, game_id, game_id, name, level),
-        )
-
-    async def leave_lobby(self, game_id: int, user_id: int) -> None:
-        async with self._db.transaction() as db:
-            left = await db.fetch(
-                "DELETE FROM seats WHERE game_id = ? AND user_id = ? RETURNING seat", (game_id, user_id)
-            )
-            if not left:
-                return
-            # Keep seats dense so join order stays seating order. Through negative numbers: a
-            # seat is unique at every row updated, whatever order the database updates them in.
-            await db.execute(
-                "UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, left[0]["seat"])
-            )
-            await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
 
     async def remember_locale(self, game_id: int, user_id: int, locale: str) -> None:
         await self._write(
@@ -237,86 +186,84 @@ class Games(Concern):
             "UPDATE seats SET dm_notice_sent = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
         )
 
-    async def start(
-        self,
-        game_id: int,
-        state: dict[str, Any],
-        timers: Sequence[tuple[int, str, str, float]],
-        publication: dict[str, Any] | None = None,
-        robot_states: Mapping[int, dict[str, Any]] | None = None,
-        *,
-        dealt: Score | None = None,
-        now: float = 0.0,
-    ) -> None:
-        """The lobby becomes a running game at version 1, with what its first deal must tell and
-        its computers' first memory. ``dealt``: what the deal itself scored (a Bué dealt), recorded
-        as a move's score is: the totals, feats and round totals, and when the deal decided the
-        match, the game finished (at ``now``) and rated."""
-        statements = [
-            Statement(
-                "UPDATE games SET status = 'running', state = ?, version = 1"
-                " WHERE id = ? AND status = 'lobby'",
-                (json.dumps(state), game_id),
-                changes=1,
-            ),
-            Statement("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,)),
-            self._robot_states_statement(game_id, robot_states or {}),
-            *TimerStore.statements(game_id, timers),
-        ]
-        rated = False
-        if dealt is not None:
-            scored, rated = Records.scoring_statements(game_id, dealt, now)
-            statements += scored
-        if publication is not None:
-            statements.append(Outbox.publication_statement(game_id, 1, publication))
-        try:
-            await self._db.run(statements, then=Records.rating(game_id) if rated else None)
-        except WrongRowCount:
-            raise StaleVersion(game_id) from None
-
-    async def end(self, game_id: int, status: str) -> None:
-        """Close a lobby or a running game without a result (cancelled, aborted)."""
-        async with self._db.transaction() as db:
-            await db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
-            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
-
-    async def commit(self, game: GameRow, change: Commit, now: float) -> int:
-        """Append the action, save the new state, totals and timers; returns the new version.
+    async def commit(self, game: GameRow, change: Commit, now: float) -> None:
+        """One change of a running game (the deal, a move, a reminder, an abort): the game's row,
+        the action logged, the seats, every timer, what it announces and what it scores, in one
+        transaction, at the next version.
 
         Raises StaleVersion, changing nothing, if the game moved on since ``game`` was read,
         by this process or another: the version check and the update are one statement.
         """
         version = game.version + 1
+        state = json.dumps(change.state)
         statements = [
-            Statement(
-                # The status is set only by the move that ends the game: its index's page would
-                # otherwise be written at every move.
-                FINISHING_MOVE if change.finished else MOVE,
-                (json.dumps(change.state), version, now, game.id, game.version),
+            # The status is written only by a change that sets it: its index's page would
+            # otherwise be written at every move.
+            Statement(MOVE, (state, version, now, game.id, game.version, game.status), changes=1)
+            if change.status == game.status
+            else Statement(
+                STATUS_CHANGE,
+                (state, version, now, change.status, game.id, game.version, game.status),
                 changes=1,
-            ),
-            Statement(
-                "INSERT INTO actions (game_id, number, seat, action, by_timeout, at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game.id, version - 1, change.seat, json.dumps(change.action), int(change.by_timeout), now),
             ),
             self._seats_statement(game.id, version, change),
             *TimerStore.statements(game.id, change.timers),
             Records.feats_statement(game.id, change.feats),
+            Outbox.publication_statement(game.id, version, change.publication.to_json()),
         ]
-        if change.publication is not None:
-            statements.append(Outbox.publication_statement(game.id, version, change.publication))
+        if change.logged is not None:
+            seat, action = change.logged
+            # Numbered from 1, move by move (a replay's positions, 0 the deal), whatever else changed the
+            # game's version.
+            statements.append(
+                Statement(
+                    "INSERT INTO actions (game_id, number, seat, action, by_timeout, at) VALUES (?,"
+                    " (SELECT COALESCE(MAX(number), 0) + 1 FROM actions WHERE game_id = ?), ?, ?, ?, ?)",
+                    (game.id, game.id, seat, json.dumps(action), int(change.by_timeout), now),
+                )
+            )
         if change.round_ended:
             statements.append(Records.round_totals_statement(game.id))
         winner = change.winner if change.finished else None
-        rated = winner is not None
         if winner is not None:
             statements += Records.results_statements(game.id, winner, change.stand_in_name, now, change.rated)
         try:
-            await self._db.run(statements, then=Records.rating(game.id) if rated else None)
+            await self._db.run(statements, then=Records.rating(game.id) if winner is not None else None)
         except WrongRowCount:
             raise StaleVersion(game.id) from None
-        return version
+
+    async def commit_lobby(self, game: GameRow, change: LobbyChange, now: float) -> None:
+        """A lobby's seats as they now are, or the lobby closed, with what it announces, at the
+        next version; StaleVersion, changing nothing, if the lobby changed since ``game`` was read."""
+        version = game.version + 1
+        statements = [
+            Statement(
+                STATUS_CHANGE,
+                (None, version, now, change.status, game.id, game.version, game.status),
+                changes=1,
+            ),
+            Statement("DELETE FROM seats WHERE game_id = ?", (game.id,)),
+            *self._seating(game.id, change.seats, change.publication, version),
+        ]
+        if change.status != LOBBY:
+            statements.append(Statement("DELETE FROM timers WHERE game_id = ?", (game.id,)))
+        try:
+            await self._db.run(statements)
+        except WrongRowCount:
+            raise StaleVersion(game.id) from None
+
+    @staticmethod
+    def _seating(
+        game_id: int, seats: Sequence[SeatRow], publication: Publication, version: int
+    ) -> list[Statement]:
+        """A lobby's seats written as they are, with the lobby's announcement."""
+        return [
+            Statement(
+                "INSERT INTO seats (game_id, seat, user_id, name, locale, robot) VALUES (?, ?, ?, ?, ?, ?)",
+                rows=[(game_id, s.seat, s.user_id, s.name, s.locale, s.robot) for s in seats],
+            ),
+            Outbox.publication_statement(game_id, version, publication.to_json()),
+        ]
 
     async def set_results_message(self, game_id: int, message_id: int | None) -> None:
         await self._write("UPDATE games SET results_message_id = ? WHERE id = ?", (message_id, game_id))
@@ -343,13 +290,6 @@ class Games(Concern):
         """What the move changes of each seat (``SeatChange``), one row per seat it concerns."""
         rows = []
         for seat, seat_change in change.seat_changes(version).items():
-            parameters = seat_change.parameters()
+            parameters = seat_parameters(seat_change)
             rows.append((*(parameters[name] for name in SEAT_CHANGE_PARAMETERS), game_id, seat))
         return Statement(SEAT_CHANGE, rows=rows)
-
-    @staticmethod
-    def _robot_states_statement(game_id: int, states: Mapping[int, dict[str, Any]]) -> Statement:
-        return Statement(
-            "UPDATE seats SET robot_state = ? WHERE game_id = ? AND seat = ?",
-            rows=[(json.dumps(state), game_id, seat) for seat, state in states.items()],
-        )

@@ -8,13 +8,11 @@ from bot.ratings import Skill, places, rate
 from bot.store.backend import Executor, Statement
 from bot.store.concern import Concern
 from bot.store.rows import (
-    Commit,
     FinishedMatch,
     MatchSeat,
     PastResult,
     PlayerRecord,
     RatedStanding,
-    Score,
     Standing,
 )
 
@@ -30,28 +28,6 @@ LATEST_RATINGS = """
 
 
 class Records(Concern):
-    @staticmethod
-    def scoring_statements(game_id: int, score: Score, now: float) -> tuple[list[Statement], bool]:
-        """What a deal scored (see ``start``), as a move's commit records it: the seats' totals,
-        feats, the match totals at the end of a game, and the results when it ended the match;
-        and whether to rate it (after the statements, see ``_rating``)."""
-        statements = [
-            Statement(
-                "UPDATE seats SET total = ? WHERE game_id = ? AND seat = ?",
-                rows=[(total, game_id, seat) for seat, total in enumerate(score.totals)],
-            ),
-            Records.feats_statement(game_id, score.feats),
-        ]
-        if score.finished:
-            statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)))
-        if score.round_ended:
-            statements.append(Records.round_totals_statement(game_id))
-        winner = score.winner if score.finished else None
-        if winner is not None:
-            statements += Records.results_statements(game_id, winner, Commit.stand_in_name, now, score.rated)
-        rated = winner is not None
-        return statements, rated
-
     @staticmethod
     def feats_statement(game_id: int, feats: Sequence[tuple[int, str]]) -> Statement:
         return Statement(

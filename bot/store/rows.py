@@ -1,20 +1,20 @@
-"""The rows the store reads and writes: games, seats, timers, publications, results; what a move
-changes (``Commit``, and of each seat ``SeatChange``, written from ``SEAT_WRITES`` alone); and how a
-database row becomes one."""
+"""The rows the store reads (games, seats and timers are ``bot.model``'s), how a database row becomes
+one, and how a seat's change is written (``SEAT_WRITES`` alone)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from functools import cache
 from string import Formatter
 from typing import Any
 
+from bot.model import GameRow, SeatChange, SeatRow, TimerRow
 from bot.ratings import Skill
 from bot.store.backend import Row
 
-# Each seat column a move may write, and how, from ``SeatChange.parameters()`` (each ``{name}``
+# Each seat column a change may write, and how, from ``seat_parameters`` (each ``{name}``
 # one of them; a NULL, or a 0, leaves the column as it was). The one place a seat's change is
 # written to the database: ``SEAT_CHANGE`` and its parameters' order are derived from it.
 SEAT_WRITES: tuple[tuple[str, str], ...] = (
@@ -47,6 +47,19 @@ _SEAT_SETS, SEAT_CHANGE_PARAMETERS = _placeholders(SEAT_WRITES)
 SEAT_CHANGE = f"UPDATE seats SET {_SEAT_SETS} WHERE game_id = ? AND seat = ?"
 
 
+def seat_parameters(change: SeatChange) -> dict[str, Any]:
+    """The values ``SEAT_WRITES`` names, for one seat's change."""
+    return {
+        "total": change.total,
+        "gone": int(change.gone),
+        "back": int(change.back),
+        "stand_in": change.stand_in,
+        "stood_in": int(change.stand_in is not None),
+        "decision_since": change.decision_since,
+        "robot_state": None if change.robot_state is None else json.dumps(change.robot_state),
+    }
+
+
 class ChannelBusy(Exception):
     """The channel already has an open game."""
 
@@ -57,71 +70,6 @@ class ChannelBusy(Exception):
 
 class StaleVersion(Exception):
     """Someone else changed the game first (a double click, a race with a timer)."""
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    kind: str
-    guild_id: int
-    channel_id: int
-    host_id: int
-    status: str
-    options: dict[str, int]
-    turn_timeout: int
-    locale: str
-    seed: int
-    state: dict[str, Any] | None
-    version: int
-    message_id: int | None
-    # The message with the results of the game's last finished game, round or manche.
-    results_message_id: int | None = None
-    # What the game kept of its server's settings when it started (see bot/community.py).
-    server_settings: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    user_id: int
-    name: str
-    locale: str
-    total: int
-    gone: bool
-    dm_notice_sent: bool
-    decision_since: int = 0
-    robot: str | None = None  # a computer's level; None for a person
-    robot_state: dict[str, Any] | None = None
-    dm_channel_id: int | None = None
-    stand_in: str | None = None  # the level of a computer playing for the seat's person, away or gone
-    stood_in: bool = False  # one played while the person was away: the match is not rated for them
-    left_total: int | None = None  # the total the seat had when its player left
-    dm_closed_at: float | None = None  # when a DM to its person was last refused as closed (50007)
-    dm_hand: bool = True  # the player's preference: their hand by DM (else the hand button only)
-    ping: bool = True  # the player's preference: pinged when it is their move (else named)
-
-    @property
-    def is_robot(self) -> bool:
-        return self.robot is not None
-
-    @property
-    def played_by_computer(self) -> bool:
-        """A computer decides this seat's moves: a computer player, or one standing in."""
-        return self.is_robot or self.stand_in is not None
-
-    @property
-    def out(self) -> bool:
-        """Nobody plays this seat any more: its player left and no computer took it."""
-        return self.gone and self.stand_in is None
-
-
-@dataclass(frozen=True)
-class TimerRow:
-    game_id: int
-    seat: int
-    kind: str
-    decision: str
-    due_at: float
 
 
 @dataclass(frozen=True)
@@ -151,119 +99,6 @@ class Snapshot:
     seats: list[SeatRow]
     timers: list[TimerRow]
     pending: list[Pending]
-
-
-@dataclass(frozen=True)
-class Score:
-    """What a move, or a deal, scored: the match totals after it, and what it ended."""
-
-    totals: Sequence[int]
-    finished: bool = False
-    winner: int | None = None
-    # A game, round or manche ended: the match totals are kept as they stand.
-    round_ended: bool = False
-    feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
-    # False: the match, should this end it, counts for nobody's rating (see ``Commit.rated``).
-    rated: bool = True
-
-
-@dataclass(frozen=True)
-class SeatChange:
-    """What one move sets on one seat (``Commit.seat_changes``): in the database by
-    ``SEAT_WRITES``, in memory by ``applied``. None, or False, leaves a column as it was."""
-
-    total: int | None = None
-    gone: bool = False  # the player left: the seat keeps the total it had
-    stand_in: str | None = None  # a computer takes the seat, at this level
-    back: bool = False  # the person is back: no stand-in, no computer's memory
-    decision_since: int | None = None  # the version at which the seat's open decision began
-    robot_state: dict[str, Any] | None = None  # a computer's memory after the move
-
-    def parameters(self) -> dict[str, Any]:
-        """The values ``SEAT_WRITES`` names."""
-        return {
-            "total": self.total,
-            "gone": int(self.gone),
-            "back": int(self.back),
-            "stand_in": self.stand_in,
-            "stood_in": int(self.stand_in is not None),
-            "decision_since": self.decision_since,
-            "robot_state": None if self.robot_state is None else json.dumps(self.robot_state),
-        }
-
-    def applied(self, seat: SeatRow) -> SeatRow:
-        """``seat`` as the database has it once ``SEAT_WRITES`` wrote this change (a seat the
-        change leaves as it was stays the row it was)."""
-        total = seat.total if self.total is None else self.total
-        written: dict[str, Any] = {}
-        if total != seat.total:
-            written["total"] = total
-        if self.decision_since is not None:
-            written["decision_since"] = self.decision_since
-        if self.robot_state is not None:
-            written["robot_state"] = self.robot_state
-        if self.gone:
-            written.update(gone=True, left_total=total)
-        if self.stand_in is not None:
-            written.update(stand_in=self.stand_in, stood_in=True)
-        if self.back:
-            written.update(stand_in=None, robot_state=None)
-        return replace(seat, **written) if written else seat
-
-
-@dataclass(frozen=True)
-class Commit:
-    """Everything one accepted action changes, written together."""
-
-    seat: int
-    action: dict[str, Any]
-    state: dict[str, Any]
-    totals: Sequence[int]
-    timers: Sequence[tuple[int, str, str, float]]  # (seat, kind, decision, due_at)
-    by_timeout: bool = False
-    finished: bool = False
-    winner: int | None = None
-    gone: Iterable[int] = ()
-    # Seats whose open decision began, ended or changed with this move.
-    changed_decisions: Iterable[int] = ()
-    # What players must be told of this move (see the outbox table).
-    publication: dict[str, Any] | None = None
-    # Each computer seat's memory after this move.
-    robot_states: Mapping[int, dict[str, Any]] = field(default_factory=dict)
-    # A game, round or manche ended with this action: the match totals are kept as they stand.
-    round_ended: bool = False
-    feats: Sequence[tuple[int, str]] = ()  # (seat, feat), e.g. (2, "superbue")
-    # Seats a computer now plays for their person, by its level (the person left if ``gone`` too);
-    # seats whose person is back, the computer gone.
-    stand_ins: Mapping[int, str] = field(default_factory=dict)
-    back: Iterable[int] = ()
-    # How a computer that finished a match for a person who left is named in the results.
-    stand_in_name: str = "🤖 {name}"
-    # False: the match this ends counts for nobody's rating (a server that keeps computer players
-    # out of rated matches).
-    rated: bool = True
-
-    def seat_changes(self, version: int) -> dict[int, SeatChange]:
-        """What this change, committed at ``version``, sets on each seat it concerns."""
-        gone, changed, back = set(self.gone), set(self.changed_decisions), set(self.back)
-        concerned = {*range(len(self.totals)), *gone, *changed, *back, *self.stand_ins, *self.robot_states}
-        return {
-            seat: SeatChange(
-                total=self.totals[seat] if seat < len(self.totals) else None,
-                gone=seat in gone,
-                stand_in=self.stand_ins.get(seat),
-                back=seat in back,
-                decision_since=version if seat in changed else None,
-                robot_state=self.robot_states.get(seat),
-            )
-            for seat in sorted(concerned)
-        }
-
-    def seats_after(self, seats: Sequence[SeatRow], version: int) -> list[SeatRow]:
-        """The seats as this change, committed at ``version``, leaves them (what ``Store.commit``
-        writes to them), without reading them back."""
-        changes = self.seat_changes(version)
-        return [changes[seat.seat].applied(seat) if seat.seat in changes else seat for seat in seats]
 
 
 @dataclass(frozen=True)

@@ -138,7 +138,7 @@ class SQLiteBackend(Backend):
         transaction around it (a SELECT reads from one). Each query's rows are an arm of a
         UNION ALL, led by the query's number and padded to the widest query's columns, then told
         apart again here. A compound SELECT need not keep its arms' order: callers order the rows
-        (see ``Store.snapshot``)."""
+        (see ``Games.snapshot``)."""
         async with self._lock:
             try:
                 names, rows = await self._fetch_merged(queries)

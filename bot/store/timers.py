@@ -86,16 +86,9 @@ class TimerStore(Concern):
             parameters,
         )
 
-    async def postpone_timer(self, timer: TimerRow, due_at: float) -> None:
-        """The timer fires again at ``due_at``, unclaimed (what it had to do could not be done now)."""
-        await self._write(
-            "UPDATE timers SET due_at = ?, claimed_until = NULL, claimed_by = NULL"
-            " WHERE game_id = ? AND seat = ? AND kind = ?",
-            (due_at, timer.game_id, timer.seat, timer.kind),
-        )
-
     async def drop_timer(self, timer: TimerRow) -> None:
+        """The timer as it was taken; not one planned since in its place."""
         await self._write(
-            "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?",
-            (timer.game_id, timer.seat, timer.kind),
+            "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND due_at = ?",
+            (timer.game_id, timer.seat, timer.kind, timer.due_at),
         )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from bot.adapter import GameAdapter, Viewer
+from bot.adapter import DrawnAt, GameAdapter, Viewer
 from bot.games import bue, rumbugz, rummikub, seriebum
 from bot.i18n import LANGUAGES
 from bot.render import PICTURES, DisplayBox, faces_in, glyph_height, text_sizes
@@ -49,7 +49,7 @@ class Picture:
         """The image the bot attaches for this view (None: the message has no image)."""
         adapter = ADAPTERS[self.game]
         draw = adapter.table if self.kind == "table" else adapter.hand
-        file = draw(self.view, self.viewer, 1).file
+        file = draw(self.view, self.viewer, DrawnAt(1)).file
         return None if file is None else file.fp.read()
 
 

@@ -201,8 +201,7 @@ class SerieBumDriver(TableDriver[SerieBum]):
         select = next(
             child.custom_id
             for child in components(panel)
-            if (move_of(child.custom_id) or ())[:3] == ("gs", self.game_id, kind)
-            and child.custom_id.endswith(f".{chunk}")
+            if move_of(child.custom_id) == ("gs", self.game_id, kind, str(chunk))
         )
         result = await member.select(panel, [str(index)], custom_id=select)
         self.panels[seat] = result.response or panel

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.adapter import Viewer
+from bot.adapter import DrawnAt, Viewer
 from bot.games import bue
 from bot.games.bue.table import card_label
 from bot.render import ALT_TEXT_LIMIT
@@ -22,7 +22,7 @@ def test_every_table_and_hand_picture_has_alt_text(game: str) -> None:
     for shown in pictures(game, range(2)):
         adapter = ADAPTERS[game]
         draw = adapter.table if shown.kind == "table" else adapter.hand
-        file = draw(shown.view, shown.viewer, 1).file
+        file = draw(shown.view, shown.viewer, DrawnAt(1)).file
         if file is None:
             continue
         assert file.description, shown.name
@@ -37,7 +37,7 @@ def test_a_bue_tables_alt_text_names_the_cards_face_up_and_no_other() -> None:
     viewer = Viewer("en", ["Anna", "Bruno", "Carla", "Dario"])
     checked = 0
     while not game.finished and game.to_act():
-        alt = bue.ADAPTER.table(game.view(None), viewer, 1).file.description
+        alt = bue.ADAPTER.table(game.view(None), viewer, DrawnAt(1)).file.description
         lines = {line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in alt.splitlines()}
         for seat, hand in enumerate(game.hands):
             if not game.active[seat] or not hand:

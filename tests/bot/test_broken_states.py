@@ -11,13 +11,13 @@ from typing import Any
 import discord
 import pytest
 
-from bot import tables as tables_module
-from bot import timers
+from bot import publisher as publisher_module
+from bot import referee, timers
 from bot.outbox import part_nonce
+from bot.publisher import Publisher
 from bot.store import GameRow, Pending, Store, TimerRow
 from bot.store.games import Games
 from bot.store.outbox import Outbox
-from bot.tables import TableService
 from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver
@@ -67,11 +67,11 @@ async def test_a_computer_due_when_the_bot_died_moves_within_its_pause_after_the
     assert 1 not in driver.state().to_act()
     moves = driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0]
 
-    async def dies_while_it_moves(self, table, seat) -> None:
+    def dies_while_it_moves(table, seat, context) -> None:
         raise asyncio.CancelledError  # the process is killed: nothing of it runs any more
 
     with monkeypatch.context() as patch:
-        patch.setattr(TableService, "_robot_move", dies_while_it_moves)
+        patch.setattr(referee, "_robot_move", dies_while_it_moves)
         await driver.play_one(random.Random(3))
         assert 1 in driver.state().to_act()
         await simcord_env.advance_time(PAUSE + 0.1)
@@ -219,10 +219,10 @@ async def test_what_a_timer_or_click_delivered_while_start_up_waited_for_the_loc
 ):
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     with monkeypatch.context() as patch:
-        patch.setattr(TableService, "deliver", no_announcements)
+        patch.setattr(Publisher, "deliver", no_announcements)
         await driver.members[seat].click(driver.table_message(), label="Draw")
         # The restarted bot delivers nothing by itself: the test runs its start-up delivery.
-        patch.setattr(TableService, "deliver_pending", no_announcements)
+        patch.setattr(Publisher, "deliver_pending", no_announcements)
         await simcord_env.restart_bot(make_bot())
     tables = simcord_env.bot.tables
     read = asyncio.Event()
@@ -236,9 +236,10 @@ async def test_what_a_timer_or_click_delivered_while_start_up_waited_for_the_loc
     monkeypatch.setattr(Outbox, "pending", listed_then_waits)
     # A timer (or a click) holds the game when the start-up delivery has just listed what is owed.
     async with tables.lock(driver.game_id):
-        start_up = asyncio.create_task(tables.deliver_pending())
+        start_up = asyncio.create_task(tables.publisher.deliver_pending())
         await read.wait()
-        await tables.load_to_move(driver.game_id)  # delivers what the crash left, as a move does first
+        # Delivers what the crash left, as a change does first.
+        await tables.publisher.settled(await tables.read(driver.game_id))
     await start_up
     await simcord_env.settle()
     assert lines_with(driver, drew) == 1
@@ -268,7 +269,7 @@ async def test_after_a_kill_between_a_rummikub_play_and_its_announcements_the_ne
 
     with monkeypatch.context() as patch:
         # Killed right after the commit: nothing announced, and no timer of it runs any more.
-        patch.setattr(TableService, "deliver", no_announcements)
+        patch.setattr(Publisher, "deliver", no_announcements)
         patch.setattr(TimerService, "poke", lambda self, earliest=None: None)
         await anna.slash(driver.channel, "rummikub play", tiles="r10 r11 r12")
         assert driver.state().turn == 1
@@ -309,7 +310,7 @@ SLOW_RETRIES = (60.0, 600.0, 3600.0)
 
 @pytest.fixture
 def slow_retries(monkeypatch: pytest.MonkeyPatch) -> tuple[float, ...]:
-    monkeypatch.setattr(tables_module, "RETRY_DELAYS", SLOW_RETRIES)
+    monkeypatch.setattr(publisher_module, "RETRY_DELAYS", SLOW_RETRIES)
     return SLOW_RETRIES
 
 
@@ -386,28 +387,33 @@ async def test_a_table_edit_discord_failed_to_take_is_made_again_with_the_announ
     assert "77 tiles" in driver.table_message().embeds[0].footer.text
 
 
-async def test_a_timer_whose_firing_fails_is_dropped_under_its_games_lock_and_changes_nothing(
+async def test_a_timer_whose_firing_fails_is_dropped_and_changes_nothing(
     simcord_env, database, monkeypatch, caplog
 ):
     driver = BueDriver(simcord_env, database, players=2)
     await driver.open(turn_timeout="1h")
     before = driver.state()
     tables = simcord_env.bot.tables
-    drops: list[tuple[str, bool]] = []  # each timer dropped, and whether its game's lock was held
+    drops: list[str] = []  # each timer dropped
     drop = tables.store.timers.drop_timer
 
     async def dropped(timer: TimerRow) -> None:
-        drops.append((timer.kind, tables.lock(timer.game_id).locked()))
+        drops.append(timer.kind)
         await drop(timer)
 
-    async def broken(*args: Any) -> bool:
-        raise RuntimeError("a bug in the expiry")
+    ruled = referee._due
+
+    def broken(table: Any, order: referee.Due, context: Any) -> Any:
+        if order.timer.kind == "expire":
+            raise RuntimeError("a bug in the expiry")
+        return ruled(table, order, context)
 
     monkeypatch.setattr(tables.store.timers, "drop_timer", dropped)
-    monkeypatch.setattr(TableService, "_timed_out_again", broken)
+    monkeypatch.setattr(referee, "_due", broken)
     with caplog.at_level("ERROR"):
         await simcord_env.advance_time(3600 + 1)  # the reminder at half time, then the expiry
-    assert drops == [("remind", True), ("expire", True)]
+    # The reminder is a change of its own (its line, its timer gone); the expiry failed, dropped.
+    assert drops == ["expire"]
     assert "failed; dropping it" in caplog.text
     expiries = driver.query("SELECT kind FROM timers WHERE game_id = ? AND kind = 'expire'", driver.game_id)
     assert expiries == []  # never fired again and again

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import discord
 
@@ -141,6 +142,7 @@ async def test_a_turn_timeout_reminds_at_half_time_then_plays_the_default(simcor
     await simcord_env.advance_time(3600 + 1)
     reminder = driver.channel.last_message.content
     assert "half your time is gone" in reminder and driver.members[seat].mention in reminder
+    assert re.search(r"runs out <t:\d+:R>", reminder)  # the deadline as each reader's clock shows it
 
     await simcord_env.advance_time(3600)
     after = driver.state()

@@ -127,11 +127,12 @@ async def test_a_move_of_another_process_after_the_click_s_read_is_answered_as_t
     driver.assert_table_shows_only_the_table()
 
 
-async def test_a_move_of_this_process_after_the_click_s_read_is_read_again_under_the_lock(
+async def test_a_move_of_this_process_after_the_click_s_read_makes_the_click_stale(
     simcord_env, simcord_bot, database, monkeypatch
 ) -> None:
-    """A timer of this process runs the turn out between the click's read and its move: it took
-    the game's lock, so the move reads the game again and never plays from the stale read."""
+    """A timer of this process runs the turn out between the click's read and its move: the move
+    made from the stale read is refused by the commit's version check, and the game read again
+    says the draw is no longer the drawer's (the click's version check, as if it came now)."""
     driver = RummikubDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
@@ -154,7 +155,7 @@ async def test_a_move_of_this_process_after_the_click_s_read_is_read_again_under
     monkeypatch.setattr(Games, "commit", counted_commit)
     refused = await driver.members[seat].click(driver.table_message(), label="Draw")
     assert t("en", "error.table_moved_on") in ephemeral_text(refused)
-    # The click's read, the timer's, the move's under the lock and the table shown; one commit:
-    # the timer's.
-    assert len(reads) == 4 and len(commits) == 1
+    # The click's read, the timer's, the move's again once its commit was refused, and the table
+    # shown; the timer's commit, and the click's, refused.
+    assert len(reads) == 4 and len(commits) == 2
     assert len(driver.state().racks[seat]) == rack + 1

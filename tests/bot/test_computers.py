@@ -60,12 +60,12 @@ async def test_the_host_adds_and_removes_a_computer_and_nobody_else_can(simcord_
 
     panel = await host.click(lobby, label="Computers")
     assert panel.response.ephemeral
-    add = next(c for c in components(panel.response) if c.custom_id.endswith(":add"))
+    add = next(c for c in components(panel.response) if ":lobby_add:" in c.custom_id)
     added = await host.select(panel.response, ["hard"], custom_id=add.custom_id)
     assert "🤖 Hard 1" in driver.channel.last_message.embeds[0].fields[0].value
     assert driver.query("SELECT robot FROM seats WHERE robot IS NOT NULL") == [("hard",)]
 
-    remove = next(c for c in components(added.response) if c.custom_id.endswith(":remove"))
+    remove = next(c for c in components(added.response) if ":lobby_remove:" in c.custom_id)
     await host.select(added.response, ["1"], custom_id=remove.custom_id)
     assert "🤖" not in driver.channel.last_message.embeds[0].fields[0].value
     assert driver.query("SELECT COUNT(*) FROM seats WHERE robot IS NOT NULL")[0][0] == 0

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 import discord
 
-from bot import asks
 from bot.__main__ import configure_logging
+from bot.model import GameRow, Publication, SeatRow
 from bot.playground.world import close_dms
+from bot.publisher import Publisher
 from bot.store import ChannelBusy, Store
-from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import NAMES, component_for, components
 from tests.bot.forging import forge_click, forge_slash
@@ -32,10 +33,10 @@ def dm_count(driver, seat: int, text: str) -> int:
 async def crash_after_commit(monkeypatch) -> None:
     """The process dies right after its next commit: nothing of it is announced."""
 
-    async def killed(self, table, publication, pending=None) -> None:
+    async def killed(self, table, publication, **parts) -> None:
         return None
 
-    monkeypatch.setattr(TableService, "deliver", killed)
+    monkeypatch.setattr(Publisher, "deliver", killed)
 
 
 # ---------------------------------------------------------------------- crashes
@@ -117,6 +118,7 @@ async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
     seat = driver.state().turn
     table = driver.table_message()
     waiting_draw = component_for(table, driver.game_id, "draw").custom_id  # what the waiter clicked
+    stale = await simcord_env.bot.tables.read(driver.game_id)
     await driver.members[seat].click(table, label="Draw")
     after_move = driver.state().to_json()
 
@@ -124,10 +126,11 @@ async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
     late = await forge_click(simcord_env, driver.members[1 - seat], driver.channel, table, waiting_draw)
     assert "moved on" in ephemeral_text(late)
     assert late.response.embeds
-    # The click passed the first check and queued on the game's lock while the move was saved.
-    monkeypatch.setattr(asks, "check_click", no_check)
+    # The click read the game just before the move was saved (by another process, say): it is
+    # refused from that read, or its commit is, and the game read again refuses it as stale.
+    read_before(monkeypatch, simcord_env.bot.tables, stale)
     queued = await forge_click(simcord_env, driver.members[1 - seat], driver.channel, table, waiting_draw)
-    assert "moved on" in ephemeral_text(queued)
+    assert "moved on" in ephemeral_text(queued) or "not your turn" in ephemeral_text(queued)
     assert driver.state().to_json() == after_move
 
     # The table drawn after the move works.
@@ -135,9 +138,15 @@ async def test_the_waiting_players_draw_made_before_the_other_moved_is_refused(
     assert driver.state().turn == seat
 
 
-@staticmethod
-def no_check(interaction, snapshot, seen) -> None:
-    return None
+def read_before(monkeypatch, tables, stale) -> None:
+    """The next click's read of its game is ``stale``: made before a move that came first."""
+    fresh = tables.read
+
+    async def read(game_id: int):
+        monkeypatch.setattr(tables, "read", fresh)
+        return stale
+
+    monkeypatch.setattr(tables, "read", read)
 
 
 async def test_a_double_click_plays_once(simcord_env, database):
@@ -159,14 +168,13 @@ async def test_a_forged_exchange_queued_behind_a_move_does_not_play(simcord_env,
     seat = driver.state().turn
     nxt = (seat + 1) % 3
     table = driver.table_message()
-    game = driver.state()
-    deck = component_for(table, driver.game_id, "exchange").custom_id.replace(":exchange:", ":deck:")
-    deck += f"{game.game_number}.{game.round}.0"
+    deck = component_for(table, driver.game_id, "exchange").custom_id.replace(":exchange:", ":deck:") + "0"
+    stale = await simcord_env.bot.tables.read(driver.game_id)
     await driver.exchange_with_deck(seat, 0)
     after = driver.state().to_json()
-    monkeypatch.setattr(asks, "check_click", no_check)
+    read_before(monkeypatch, simcord_env.bot.tables, stale)
     refused = await forge_click(simcord_env, driver.members[nxt], driver.channel, table, deck)
-    assert "moved on" in ephemeral_text(refused)
+    assert "moved on" in ephemeral_text(refused) or "not your turn" in ephemeral_text(refused)
     assert driver.state().to_json() == after
 
 
@@ -231,7 +239,7 @@ async def test_a_private_answer_never_edits_the_public_table(simcord_env, databa
     seat = driver.state().turn
     table = driver.table_message()
     exchange = component_for(table, driver.game_id, "exchange").custom_id
-    deck = exchange.replace(":exchange:", ":deck:") + f"{driver.state().game_number}.1.0"
+    deck = exchange.replace(":exchange:", ":deck:") + "0"
     answer = await forge_click(simcord_env, driver.members[seat], driver.channel, table, deck)
     assert "You drew" in ephemeral_text(answer)
     assert "You drew" not in (driver.table_message().content or "")
@@ -243,21 +251,15 @@ async def test_a_private_answer_never_edits_the_public_table(simcord_env, databa
 
 async def test_twenty_people_starting_at_once_open_one_lobby(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
+    lobby = GameRow(0, "bue", 1, 2, 0, "lobby", {"target": 110}, 3600, "en", 0, None, 0, None)
     try:
         starts = await asyncio.gather(
             *(
                 store.games.create_lobby(
-                    kind="bue",
-                    guild_id=1,
-                    channel_id=2,
-                    host_id=user,
-                    host_name=f"p{user}",
-                    host_locale="en-US",
-                    locale="en",
-                    options={"target": 110},
-                    turn_timeout=3600,
-                    seed=user,
-                    now=0.0,
+                    replace(lobby, host_id=user, seed=user),
+                    [SeatRow(0, user, f"p{user}", "en-US", 0, False, False)],
+                    Publication(),
+                    0.0,
                 )
                 for user in range(20)
             ),
@@ -281,11 +283,11 @@ async def test_forged_ids_and_options_are_refused_without_a_traceback(simcord_en
         (f"gm:{2**63}:{version}:exchange:", None),
         (f"gm:{10**19 - 1}:{version}:exchange:", None),
         (f"gm:{driver.game_id}:{version}:deck:x.y.z", None),
-        (f"gm:{driver.game_id}:{version}:deck:1.1.²", None),
-        (f"gm:{driver.game_id}:{version}:take:1.1.0.9", None),
-        (f"gm:{driver.game_id}:{version}:give:1.1", None),  # no card
-        (f"gm:{driver.game_id}:{version}:give:1.1.abc", None),
-        (f"gs:{driver.game_id}:{version}:give:1.1.0", ["abc"]),  # a button's id sent as a select
+        (f"gm:{driver.game_id}:{version}:deck:²", None),
+        (f"gm:{driver.game_id}:{version}:take:0.9", None),
+        (f"gm:{driver.game_id}:{version}:give:", None),  # no card
+        (f"gm:{driver.game_id}:{version}:give:abc", None),
+        (f"gs:{driver.game_id}:{version}:give:0", ["abc"]),  # a button's id sent as a select
         (f"gm:{driver.game_id}:{version}:nosuchmove:", None),
     ]
     with caplog.at_level(logging.ERROR):

@@ -9,7 +9,8 @@ from contextlib import asynccontextmanager
 import pytest
 
 from bot.migrate import main, migrate
-from bot.store import Commit, Store
+from bot.model import FINISHED, Commit, Publication
+from bot.store import Store
 from bot.store.copy import CopyRefused
 from bot.store.postgres import PostgresBackend
 from games.bue import Bue
@@ -21,39 +22,28 @@ from tests.bot.bue_driver import BueDriver
 from tests.bot.seriebum_driver import SerieBumDriver
 from tests.bot.test_rumbugz_play import RumBugzDriver
 from tests.bot.test_rummikub_play import RummikubDriver
+from tests.store_games import lobby_row, open_lobby, start
 
 ENGINES: tuple[type[Game], ...] = (Bue, SerieBum, Rummikub, RumBugz)
 
 
 async def finished_game(store: Store, engine: type[Game], channel: int) -> int:
     """A match of ``engine`` already over, with its results and a publication still owed."""
-    game_id = await store.games.create_lobby(
-        kind=engine.name,
-        guild_id=77,
-        channel_id=channel,
-        host_id=1,
-        host_name="anna",
-        host_locale="en",
-        locale="en",
-        options=engine.resolve_options({}),
-        turn_timeout=3600,
-        seed=channel,
-        now=0.0,
-    )
-    await store.games.join(game_id, 2, "bruno", "en")
-    game, _ = engine.begin(2, engine.resolve_options({}), seed=channel)
-    await store.games.start(game_id, game.to_json(), [(0, "expire", "any", 3600.0)])
+    options = engine.resolve_options({})
+    row = lobby_row(engine.name, channel=channel, guild=77, options=options, seed=channel)
+    game_id = await open_lobby(store, row, [(1, "anna", "en"), (2, "bruno", "en")])
+    game, _ = engine.begin(2, options, seed=channel)
+    dealt = await start(store, game_id, game.to_json(), [(0, "expire", "any", 3600.0)])
     change = Commit(
-        seat=0,
-        action={"type": "leave"},
+        status=FINISHED,
         state=game.to_json(),
         totals=[50, 20],
         timers=[],
-        finished=True,
+        publication=Publication(actor=0),
+        logged=(0, {"type": "leave"}),
         winner=0,
-        publication={"events": [], "before": {}, "prefix": "", "show_hands": False, "actor": 0},
     )
-    await store.games.commit(await store.games.game(game_id), change, now=10.0)
+    await store.games.commit(dealt, change, now=10.0)
     return game_id
 
 
@@ -81,7 +71,7 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         "seats": 16,
         "actions": 5,
         "timers": 8,
-        "outbox": 4,
+        "outbox": 12,  # each finished game's lobby, deal and end, still owed
         "results": 8,
         "ratings": 8,
         "round_totals": 0,

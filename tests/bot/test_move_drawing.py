@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from bot.publisher import Publisher
-from bot.tables import TableService
 from tests.bot.test_rummikub_play import RummikubDriver
 
 
@@ -52,13 +51,13 @@ async def test_a_draw_announced_after_a_restart_draws_its_pictures_then(
     seat = driver.state().turn
     dealt = driver.dm_messages(seat)
     with monkeypatch.context() as patch:
-        patch.setattr(TableService, "deliver", nothing_announced)
+        patch.setattr(Publisher, "deliver", nothing_announced)
         await driver.members[seat].click(driver.table_message(), label="Draw")
     assert driver.dm_messages(seat) == dealt
     trips = count_trips(monkeypatch)
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(1.0)
-    assert trips.count("Publisher.render_all.<locals>.stamped") == 1, trips
+    assert trips.count("Publisher.render_all.<locals>.drawn") == 1, trips
     rack = driver.dm_messages(seat)[-1]
     assert len(driver.dm_messages(seat)) == len(dealt) + 1
     assert sorted(driver.image_faces(rack)) == sorted(driver.state().racks[seat])
@@ -80,17 +79,17 @@ async def test_a_picture_that_fails_with_the_move_does_not_refuse_the_move(
     drawing = Publisher._drawing
     calls: list[int | None] = []
 
-    def fails_first(table: Any, whose: int | None) -> Any:
+    def fails_first(self: Publisher, table: Any, publication: Any, whose: int | None) -> Any:
         calls.append(whose)
         if len(calls) == 1:
             raise RuntimeError("a picture that cannot be drawn")
-        return drawing(table, whose)
+        return drawing(self, table, publication, whose)
 
-    monkeypatch.setattr(Publisher, "_drawing", staticmethod(fails_first))
+    monkeypatch.setattr(Publisher, "_drawing", fails_first)
     done = await driver.members[seat].click(driver.table_message(), label="Draw")
     assert "You drew" in done.response.content
     assert driver.state().turn != seat
-    assert "not drawn with its move" in caplog.text
+    assert "not drawn with its change" in caplog.text
     rack = driver.dm_messages(seat)[-1]
     assert sorted(driver.image_faces(rack)) == sorted(driver.state().racks[seat])
     driver.assert_table_shows_only_the_table()

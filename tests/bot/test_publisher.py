@@ -11,13 +11,17 @@ from typing import Any
 import discord
 import pytest
 
+from bot.adapter import LoadedGame
 from bot.config import Settings
 from bot.games.bue.adapter import BueAdapter
-from bot.lobby import begin
-from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, Publication, part_nonce
+from bot.model import Commit, Lobby, Publication
+from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, part_nonce
+from bot.planning import Pace
 from bot.publisher import DELIVERY
+from bot.referee import Context, deal
 from bot.store import Pending, Store
 from bot.tables import TableService
+from tests.store_games import lobby_row, open_lobby
 
 CHANNEL_ID = 500
 
@@ -88,24 +92,19 @@ async def dealt_bue(tmp_path: Path) -> tuple[TableService, FakeMessenger, int, P
     service = TableService({adapter.name: adapter}, settings, messenger)
     store = await Store.open(settings.database)
     service.open(store, NoTimers())
-    game_id = await store.games.create_lobby(
-        kind=adapter.name,
-        guild_id=1,
-        channel_id=CHANNEL_ID,
-        host_id=1,
-        host_name="anna",
-        host_locale="en",
-        locale="en",
-        options=adapter.engine.resolve_options({}),
-        turn_timeout=3600,
-        seed=7,
-        now=0.0,
-        players=[(2, "bruno", "en")],
-    )
-    row = await store.games.game(game_id)
-    assert row is not None
-    publication = await begin(service, row, await store.games.seats(game_id), adapter)
-    return service, messenger, game_id, publication
+    row = lobby_row(channel=CHANNEL_ID, guild=1, options=adapter.engine.resolve_options({}))
+    game_id = await open_lobby(store, row, [(1, "anna", "en"), (2, "bruno", "en")])
+    snapshot = await store.games.snapshot(game_id)
+    assert snapshot is not None
+    await store.outbox.delivered((await store.outbox.pending())[0])  # the lobby's own announcement
+    ruling = deal(Lobby(snapshot.game, snapshot.seats, adapter), Context(0.0, Pace()))
+    assert isinstance(ruling.change, Commit)
+    await store.games.commit(snapshot.game, ruling.change, 0.0)
+    return service, messenger, game_id, ruling.publication
+
+
+async def dealt(service: TableService, game_id: int) -> LoadedGame:
+    return await service.load(game_id, finished_too=True)
 
 
 def test_the_order_is_stated_once() -> None:
@@ -114,7 +113,7 @@ def test_the_order_is_stated_once() -> None:
 
 async def test_parts_go_out_in_the_stated_order(tmp_path: Path) -> None:
     service, messenger, game_id, publication = await dealt_bue(tmp_path)
-    table = await service.load(game_id, finished_too=True)
+    table = await dealt(service, game_id)
     pending = Pending(game_id, table.row.version, {}, frozenset())
     nonces = {
         part_nonce(table.row, pending, part): part for part in (TABLE_PART, CHANNEL_PART, "dm:0", "dm:1")
@@ -144,15 +143,15 @@ async def test_a_crash_before_a_mark_sends_nothing_twice(
     with monkeypatch.context() as patch:
         patch.setattr(store.outbox, "mark_delivered", crash_at_the_first_dm)
         with pytest.raises(RuntimeError):
-            await service.publisher.deliver(await service.load(game_id, finished_too=True), publication)
+            await service.publisher.deliver(await dealt(service, game_id), publication)
     sent_before = list(messenger.sent)
     (pending,) = await store.outbox.pending()
     assert {TABLE_PART, CHANNEL_PART} <= pending.delivered
 
     # The next start delivers what is pending, from the state committed with it.
-    await service.deliver_pending()
+    await service.publisher.deliver_pending()
     resent = messenger.sent[len(sent_before) :]
-    table = await service.load(game_id, finished_too=True)
+    table = await dealt(service, game_id)
     # The table and the channel's lines were marked: not sent again; the first DM was sent
     # again with its nonce (Discord kept one message); the second was sent once.
     assert resent == [(3, part_nonce(table.row, pending, "dm:1"))]

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot import charts, tables
+from bot import charts, publisher
 from bot.publisher import Publisher
 from bot.store.outbox import Outbox
 from tests.bot.bue_driver import BueDriver
@@ -163,7 +163,7 @@ class ServerError:
 
 
 async def test_a_chart_discord_failed_to_take_is_added_once_it_is_back(simcord_env, database, monkeypatch):
-    monkeypatch.setattr(tables, "RETRY_DELAYS", (60.0,))
+    monkeypatch.setattr(publisher, "RETRY_DELAYS", (60.0,))
     driver = BueDriver(simcord_env, database, players=2)
     await driver.open(target=10)
     edit = discord.PartialMessage.edit

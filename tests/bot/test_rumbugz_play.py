@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.adapter import DrawnAt
 from games.core import JSON
 from games.rumbugz import RumBugz
 from games.rumbugz.bugz import KINDS, NUMBER_OF, candidate_lays, is_plyt, one_of_each
@@ -147,7 +148,7 @@ class RumBugzDriver(TableDriver[RumBugz]):
         return next(
             c
             for c in components(panel.response.message)
-            if (parsed := move_of(c.custom_id)) and parsed[2] == "discq" and parsed[3].endswith(f".{code}")
+            if (parsed := move_of(c.custom_id)) and parsed[2] == "discq" and parsed[3] == code
         )
 
     async def discard(self, seat: int, code: str) -> Any:
@@ -433,7 +434,7 @@ def test_a_change_that_only_adds_says_so_and_the_discard_pile_reads_in_words(lan
     )
     game, _ = RumBugz.begin(2, {}, 3)
     view = game.view(None)
-    footer = ADAPTER.table(view, viewer, 1).embeds[0].footer.text
+    footer = ADAPTER.table(view, viewer, DrawnAt(1)).embeds[0].footer.text
     top = view["discard_top"]
     pile = (
         t(language, "rumbugz.ui.discard_pile", bug=ADAPTER.label(top, viewer), count=view["discard_count"])

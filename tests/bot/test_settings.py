@@ -9,10 +9,9 @@ from dataclasses import replace
 import discord
 import pytest
 
-from bot import community
 from bot.i18n import duration_text, t
 from bot.playground.world import ClientLocale
-from bot.store import SeatRow
+from bot.store import GameRow, SeatRow
 from tests.bot.bue_driver import BueDriver
 from tests.bot.forging import forge_slash
 from tests.conftest import BACKENDS
@@ -107,10 +106,11 @@ async def test_each_setting_changes_new_games_and_never_a_running_one(simcord_en
     ]:
         await admin.slash(driver.channel, command, **options)
     before = driver.channel.last_message.id
+    dealt = driver.version()
     await simcord_env.advance_time(3600 + 1)
     assert driver.channel.last_message.id == before  # no reminder at half time
     await simcord_env.advance_time(3600)
-    assert driver.query("SELECT version FROM games WHERE id = ?", driver.game_id)[0][0] == 2
+    assert driver.version() == dealt + 1  # the turn ran out after its two hours, not three
     assert "👉 Tocca a" in driver.channel.last_message.content  # still Italian
     assert game_row(driver, driver.game_id) == first
     assert reminders(driver, driver.game_id) == 0
@@ -266,10 +266,11 @@ async def test_the_computers_pause_and_rating_are_the_servers(simcord_env, datab
 def test_only_a_match_with_computer_players_is_kept_out_of_ratings():
     person = SeatRow(0, 1, "anna", "en", 0, False, False)
     computer = SeatRow(1, -1, "🤖 1", "en", 0, False, False, robot="hard")
-    off = {"computers_rated": False}
-    assert not community.rated(off, [person, computer])
-    assert community.rated(off, [person, replace(computer, robot=None, user_id=2)])
-    assert community.rated({}, [person, computer])  # a game from before the setting
+    before = GameRow(1, "bue", 1, 1, 1, "running", {}, 3600, "en", 1, None, 1, None)
+    off = replace(before, server_settings={"computers_rated": False})
+    assert not off.rated([person, computer])
+    assert off.rated([person, replace(computer, robot=None, user_id=2)])
+    assert before.rated([person, computer])  # a game from before the setting
 
 
 async def computers_finish_a_match(env, driver, channel) -> int:

@@ -7,6 +7,7 @@ import pytest
 from bot.client import ShardedGameBot
 from bot.store import Store
 from tests.bot.bue_driver import BueDriver
+from tests.store_games import lobby_row, open_lobby, start
 
 # A server on shard 0 of 2, which the bot under test does not hold.
 OTHER_SHARDS_GUILD = 6 << 22
@@ -26,29 +27,24 @@ async def test_a_process_times_out_the_games_of_its_shards_and_leaves_the_others
     # engine could load, so that loading it at start-up would fail the test.
     other_process = await Store.open(database)
     try:
-        theirs = await other_process.games.create_lobby(
-            kind="bue",
-            guild_id=OTHER_SHARDS_GUILD,
-            channel_id=1,
-            host_id=1,
-            host_name="anna",
-            host_locale="en",
-            locale="en",
-            options={"target": 110},
-            turn_timeout=3600,
-            seed=1,
-            now=0.0,
-        )
-        await other_process.games.start(theirs, {"not": "loaded"}, [(0, "expire", "swap", 0.0)])
+        row = lobby_row(channel=1, guild=OTHER_SHARDS_GUILD, seed=1)
+        theirs = await open_lobby(other_process, row, [(1, "anna", "en")])
+        dealt = await start(other_process, theirs, {"not": "loaded"}, [(0, "expire", "swap", 0.0)])
         driver = BueDriver(simcord_env, database, players=2, shard=1)
         await driver.open(turn_timeout="1h")
+        (opened,) = driver.query("SELECT version FROM games WHERE id = ?", driver.game_id)
         await simcord_env.advance_time(3600 + 1)
         assert driver.query(
             "SELECT COUNT(*) FROM actions WHERE game_id = ? AND by_timeout = 1", driver.game_id
         )
-        assert driver.query("SELECT version FROM games WHERE id = ?", driver.game_id) != [(1,)]
+        assert driver.query("SELECT version FROM games WHERE id = ?", driver.game_id)[0] > opened
         their_timers = await other_process.timers.timers(theirs)
         assert [(timer.seat, timer.due_at) for timer in their_timers] == [(0, 0.0)]
-        assert (await other_process.games.game(theirs)).version == 1
+        assert await other_process.games.game(theirs) == dealt
+        # Nor did it announce their lobby or deal.
+        owed = [
+            pending.version for pending in await other_process.outbox.pending() if pending.game_id == theirs
+        ]
+        assert owed == [0, dealt.version]
     finally:
         await other_process.close()

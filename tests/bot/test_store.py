@@ -15,12 +15,17 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store import MIGRATIONS, ChannelBusy, Commit, SeatRow, Shards, StaleVersion, Store
+from bot.games.bue.adapter import BueAdapter
+from bot.model import ABORTED, FINISHED, LOBBY, RUNNING, Lobby, LobbyChange, NewSeat, Publication, SeatChange
+from bot.planning import Pace
+from bot.referee import Context, Join, Leave, rule
+from bot.store import MIGRATIONS, ChannelBusy, SeatRow, Shards, StaleVersion, Store
 from bot.store.backend import Statement
 from bot.store.community import PlayerChoices, ServerChoices
-from bot.store.rows import SEAT_CHANGE, SEAT_CHANGE_PARAMETERS, SEAT_WRITES, SeatChange
+from bot.store.rows import SEAT_CHANGE, SEAT_CHANGE_PARAMETERS, SEAT_WRITES, seat_parameters
 from bot.store.timers import TIMER_LEASE
 from tests.conftest import BACKENDS, database_for
+from tests.store_games import join, lobby_row, move, open_lobby, seat, start
 
 # Guild ids on shard 0 and on shard 1 of two: the shard is (guild_id >> 22) % 2.
 GUILD_ON_SHARD = {0: 6 << 22, 1: 5 << 22 | 5}
@@ -51,31 +56,12 @@ async def store(open_store) -> Store:
     return await open_store()
 
 
-async def open_lobby(store: Store, channel: int = 10, host: int = 1, guild: int = 5) -> int:
-    return await store.games.create_lobby(
-        kind="bue",
-        guild_id=guild,
-        channel_id=channel,
-        host_id=host,
-        host_name="anna",
-        host_locale="it",
-        locale="en",
-        options={"target": 110},
-        turn_timeout=3600,
-        seed=7,
-        now=0.0,
-    )
-
-
 async def running_game(store: Store, channel: int = 10, guild: int = 5, due_at: float = 100.0) -> int:
-    game_id = await open_lobby(store, channel, guild=guild)
-    await store.games.join(game_id, 2, "bruno", "en")
-    await store.games.start(game_id, {"n": 0}, [(0, "expire", "deck,swap", due_at)], {"events": []})
+    """Anna's and Bruno's game, dealt (version 2: opened, joined, dealt), Anna's timer due at ``due_at``."""
+    game_id = await open_lobby(store, lobby_row(channel=channel, guild=guild))
+    await join(store, game_id, 2, "bruno")
+    await start(store, game_id, {"n": 0}, [(0, "expire", "deck,swap", due_at)])
     return game_id
-
-
-def move(n: int) -> Commit:
-    return Commit(seat=0, action={"type": "deck"}, state={"n": n}, totals=[0, 0], timers=[])
 
 
 async def test_migrations_run_once(store, open_store):
@@ -87,43 +73,57 @@ async def test_migrations_run_once(store, open_store):
 async def test_one_open_game_per_channel(store):
     first = await open_lobby(store)
     with pytest.raises(ChannelBusy) as busy:
-        await open_lobby(store, host=2)
+        await open_lobby(store, lobby_row(host=2), [(2, "bruno", "en")])
     assert busy.value.game.id == first
-    await store.games.end(first, "aborted")
+    # Closing the lobby frees the channel.
+    lobby = await store.games.game(first)
+    await store.games.commit_lobby(lobby, LobbyChange(Publication(), [], ABORTED), now=1.0)
+    assert (await store.games.game(first)).status == ABORTED
     assert await open_lobby(store) != first
 
 
 async def test_lobby_seats_follow_join_order_and_stay_dense(store):
-    game = await open_lobby(store)
-    await store.games.join(game, 2, "bruno", "fr")
-    await store.games.join(game, 3, "carla", "en")
-    await store.games.leave_lobby(game, 2)
-    await store.games.join(game, 4, "dario", "en")
-    assert [(s.seat, s.name) for s in await store.games.seats(game)] == [
+    """The referee rules on each change of a lobby (a seat given up goes to the next in join
+    order); the store writes the seats it gives as they now are, each change a version on, and
+    refuses, changing nothing, a change made from a lobby that has changed since."""
+    game_id = await open_lobby(store)
+    opened = await store.games.game(game_id)
+    orders = [
+        Join(NewSeat(2, "bruno", "fr")),
+        Join(NewSeat(3, "carla", "en")),
+        Leave(2),
+        Join(NewSeat(4, "dario", "en")),
+    ]
+    for order in orders:
+        row = await store.games.game(game_id)
+        lobby = Lobby(row, await store.games.seats(game_id), BueAdapter())
+        (ruling,) = rule(lobby, order, Context(1.0, Pace()))
+        await store.games.commit_lobby(row, ruling.change, now=1.0)
+    assert [(s.seat, s.name) for s in await store.games.seats(game_id)] == [
         (0, "anna"),
         (1, "carla"),
         (2, "dario"),
     ]
+    assert (await store.games.game(game_id)).version == opened.version + len(orders)
+    with pytest.raises(StaleVersion):
+        await store.games.commit_lobby(opened, LobbyChange(Publication(), [seat(0, 1, "anna")]), now=2.0)
+    assert len(await store.games.seats(game_id)) == 3
+    # Each change is announced (the lobby drawn anew) through the outbox, at its version.
+    assert [p.version for p in await store.outbox.pending()] == list(range(len(orders) + 1))
 
 
 async def test_a_commit_writes_everything_or_nothing(store):
     game_id = await open_lobby(store)
-    await store.games.join(game_id, 2, "bruno", "en")
-    await store.games.start(game_id, {"n": 0}, [(0, "expire", "deck,swap", 100.0)])
-    game = await store.games.game(game_id)
-    change = Commit(
-        seat=0,
-        action={"type": "deck"},
-        state={"n": 1},
-        totals=[30, 0],
-        timers=[(1, "expire", "deck,swap", 200.0)],
-        finished=True,
-        winner=0,
-    )
-    assert await store.games.commit(game, change, now=50.0) == 2
+    await join(store, game_id, 2, "bruno")
+    game = await start(store, game_id, {"n": 0}, [(0, "expire", "deck,swap", 100.0)])
+    change = move(1, totals=[30, 0], timers=[(1, "expire", "deck,swap", 200.0)], status=FINISHED, winner=0)
+    await store.games.commit(game, change, now=50.0)
+    finished = await store.games.game(game_id)
+    assert (finished.version, finished.status, finished.state) == (game.version + 1, FINISHED, {"n": 1})
     # The same version again (a double click racing itself) is refused and changes nothing.
     with pytest.raises(StaleVersion):
         await store.games.commit(game, change, now=60.0)
+    assert await store.games.game(game_id) == finished
     assert await store.games.actions(game_id) == [(0, {"type": "deck"})]
     assert [t.seat for t in await store.timers.timers(game_id)] == [1]
     assert [s.total for s in await store.games.seats(game_id)] == [30, 0]
@@ -141,7 +141,8 @@ async def test_a_snapshot_reads_what_a_move_needs_in_one_go(store):
     assert snapshot.seats == await store.games.seats(game_id)
     assert snapshot.timers == await store.timers.timers(game_id)
     assert snapshot.pending == await store.outbox.pending()
-    assert [pending.version for pending in snapshot.pending] == [1]
+    # The lobby opened, Bruno joined, the deal: each still to announce.
+    assert [pending.version for pending in snapshot.pending] == [0, 1, 2]
     assert await store.games.snapshot(game_id + 1) is None
     assert await store.games.snapshot(2**64) is None  # a forged id names no game
 
@@ -150,21 +151,63 @@ async def test_a_snapshot_keeps_the_order_of_each_of_its_reads(store):
     """Seats by seat, timers by when they are due, publications by version, whatever order
     they were written in (SQLite reads them all in one statement)."""
     game_id = await open_lobby(store)
-    await store.games.join(game_id, 2, "bruno", "en")
-    await store.games.join(game_id, 3, "carla", "fr")
-    await store.games.start(
-        game_id, {"n": 0}, [(0, "expire", "x", 300.0), (1, "expire", "x", 100.0)], {"events": []}
-    )
+    await join(store, game_id, 2, "bruno")
+    await join(store, game_id, 3, "carla", "fr")
+    game = await start(store, game_id, {"n": 0}, [(0, "expire", "x", 300.0), (1, "expire", "x", 100.0)])
     timers = [(2, "expire", "y", 50.0), (0, "remind", "y", 500.0), (1, "expire", "y", 20.0)]
-    change = replace(move(1), timers=timers, publication={"events": []})
-    await store.games.commit(await store.games.game(game_id), change, now=1.0)
+    await store.games.commit(game, move(1, totals=[0, 0, 0], timers=timers), now=1.0)
     snapshot = await store.games.snapshot(game_id)
     assert [seat.seat for seat in snapshot.seats] == [0, 1, 2]
     assert snapshot.seats == await store.games.seats(game_id)
     assert [timer.due_at for timer in snapshot.timers] == [20.0, 50.0, 500.0]
     assert snapshot.timers == await store.timers.timers(game_id)
-    assert [pending.version for pending in snapshot.pending] == [1, 2]
+    assert [pending.version for pending in snapshot.pending] == [0, 1, 2, 3, 4]
     assert snapshot.pending == await store.outbox.pending()
+
+
+async def test_every_change_of_a_game_is_one_commit_and_the_log_numbers_only_moves(store):
+    """The deal, a move, a reminder and an abort each move the game one version on; the log
+    numbers the moves 1, 2, ... (a replay's positions), whatever else moved the version."""
+    game_id = await open_lobby(store)
+    await join(store, game_id, 2, "bruno")
+    lobby = await store.games.game(game_id)
+    # A deal made from the lobby as it was before Carla joined is refused, and deals nothing.
+    await join(store, game_id, 3, "carla")
+    with pytest.raises(StaleVersion):
+        await store.games.commit(lobby, move(0, totals=[0, 0], action=None), now=0.0)
+    assert (await store.games.game(game_id)).status == LOBBY
+    game = await start(store, game_id, {"n": 0}, [(0, "expire", "deck", 100.0)])
+    assert (await store.games.game(game_id)).status == RUNNING
+    changes = [
+        move(1, totals=[0, 0, 0]),
+        move(1, totals=[0, 0, 0], publication=Publication(reminded=(1,)), action=None),  # a reminder
+        move(2, seat=1, totals=[0, 0, 0]),
+        move(2, totals=[0, 0, 0], status=ABORTED, action=None),
+    ]
+    for change in changes:
+        await store.games.commit(game, change, now=1.0)
+        game = replace(game, version=game.version + 1, status=change.status)
+    closed = await store.games.game(game_id)
+    assert (closed.status, closed.state, closed.version) == (ABORTED, {"n": 2}, game.version)
+    assert await store.timers.timers(game_id) == []
+    assert await store.games.open_game_in(10) is None
+    numbered = await store.backend.fetch("SELECT number, seat FROM actions WHERE game_id = ?", (game_id,))
+    assert sorted(tuple(row) for row in numbered) == [(1, 0), (2, 1)]
+    # Each announced at its version: the lobby's three changes, the deal and the four after it.
+    assert [pending.version for pending in await store.outbox.pending()] == list(range(closed.version + 1))
+
+
+async def test_dropping_a_fired_timer_leaves_the_one_planned_in_its_place(store):
+    game_id = await running_game(store, due_at=100.0)
+    (taken,) = await store.timers.due_timers(200.0)
+    # Meanwhile a move planned the same seat's timer of the same kind anew.
+    game = await store.games.game(game_id)
+    await store.games.commit(game, move(1, timers=[(0, "expire", "deck,swap", 900.0)]), now=150.0)
+    await store.timers.drop_timer(taken)
+    assert [timer.due_at for timer in await store.timers.timers(game_id)] == [900.0]
+    (planned,) = await store.timers.timers(game_id)
+    await store.timers.drop_timer(planned)
+    assert await store.timers.timers(game_id) == []
 
 
 async def test_deleting_a_game_takes_its_rows_with_it(store):
@@ -183,15 +226,18 @@ async def test_two_processes_racing_on_one_game_commit_one_move(store, open_stor
             other.games.commit(game, move(2 * n + 1), now=1.0),
             return_exceptions=True,
         )
-        assert sorted(map(type, outcomes), key=str) == sorted([int, StaleVersion], key=str)
-        winner = next(2 * n + i for i, outcome in enumerate(outcomes) if outcome == game.version + 1)
-        assert (await other.games.game(game_id)).state == {"n": winner}
+        assert sorted(map(type, outcomes), key=str) == sorted([type(None), StaleVersion], key=str)
+        winner = next(2 * n + i for i, outcome in enumerate(outcomes) if outcome is None)
+        after = await other.games.game(game_id)
+        assert (after.state, after.version) == ({"n": winner}, game.version + 1)
     assert len(await store.games.actions(game_id)) == 5
 
 
 async def test_two_processes_opening_a_game_in_one_channel_open_one(store, open_store):
     other = await open_store()
-    outcomes = await asyncio.gather(open_lobby(store), open_lobby(other, host=2), return_exceptions=True)
+    outcomes = await asyncio.gather(
+        open_lobby(store), open_lobby(other, lobby_row(host=2), [(2, "bruno", "en")]), return_exceptions=True
+    )
     (opened,) = [outcome for outcome in outcomes if isinstance(outcome, int)]
     (busy,) = [outcome for outcome in outcomes if isinstance(outcome, ChannelBusy)]
     assert busy.game.id == opened
@@ -216,7 +262,7 @@ async def test_a_process_sees_only_the_games_of_its_shards(open_store):
     on_second = await running_game(first, channel=11, guild=GUILD_ON_SHARD[1])
     for store, mine in ((first, on_first), (second, on_second)):
         assert [game.id for game in await store.games.running_games()] == [mine]
-        assert [pending.game_id for pending in await store.outbox.pending()] == [mine]
+        assert {pending.game_id for pending in await store.outbox.pending()} == {mine}
         assert await store.timers.next_due() == 100.0
         assert [timer.game_id for timer in await store.timers.due_timers(200.0)] == [mine]
     both = await open_store(Shards(2, (0, 1)))
@@ -231,6 +277,7 @@ async def test_a_snapshot_on_postgresql_is_one_moment_while_another_process_comm
     blocker = await asyncpg.connect(postgres_database)
     try:
         game_id = await running_game(store)
+        dealt = await store.games.game(game_id)
         version = Statement("SELECT version FROM games WHERE id = ?", (game_id,))
         # The snapshot's second read waits for a lock the test holds, until the move has committed.
         await blocker.execute("SELECT pg_advisory_lock(21)")
@@ -240,11 +287,11 @@ async def test_a_snapshot_on_postgresql_is_one_moment_while_another_process_comm
         waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
         while not await blocker.fetchval(waiting):
             await asyncio.sleep(0.01)
-        await other.games.commit(await other.games.game(game_id), move(1), now=1.0)
+        await other.games.commit(dealt, move(1), now=1.0)
         await blocker.execute("SELECT pg_advisory_unlock(21)")
         before, _, after = await asyncio.wait_for(reads, 30)
-        assert [row["version"] for row in (*before, *after)] == [1, 1]
-        assert (await store.games.game(game_id)).version == 2
+        assert [row["version"] for row in (*before, *after)] == [dealt.version, dealt.version]
+        assert (await store.games.game(game_id)).version == dealt.version + 1
     finally:
         await blocker.close()
         await store.close()
@@ -260,24 +307,26 @@ async def test_sqlite_uses_wal_and_foreign_keys(tmp_path):
 
 async def test_a_move_changes_each_seat_it_names_and_leaves_the_others(store):
     game_id = await open_lobby(store)
-    await store.games.join(game_id, 2, "bruno", "en")
-    await store.games.add_robot(game_id, "hard", "robot")
-    await store.games.start(game_id, {"n": 0}, [], robot_states={2: {"memory": 1}})
-    change = Commit(
+    await join(store, game_id, 2, "bruno")
+    await join(store, game_id, -1, "robot", robot="hard")
+    dealt = await start(store, game_id, {"n": 0}, robot_states={2: {"memory": 1}})
+    seats = await store.games.seats(game_id)
+    # The deal began every seat's decision and gave the computer its memory.
+    assert [seat.decision_since for seat in seats] == [dealt.version] * 3
+    assert (seats[2].robot, seats[2].robot_state) == ("hard", {"memory": 1})
+    change = move(
+        1,
         seat=1,
-        action={"type": "deck"},
-        state={"n": 1},
         totals=[10, 20],  # the computer's total is left as it was
-        timers=[],
         gone=[1],
         changed_decisions=[2],
         robot_states={2: {"memory": 2}},
     )
-    seats = await store.games.seats(game_id)
-    version = await store.games.commit(await store.games.game(game_id), change, now=1.0)
+    await store.games.commit(dealt, change, now=1.0)
+    version = dealt.version + 1
     assert await store.games.seats(game_id) == change.seats_after(seats, version)
     after = await store.games.seats(game_id)
-    expected = [(10, False, 1), (20, True, 1), (0, False, 2)]
+    expected = [(10, False, dealt.version), (20, True, dealt.version), (0, False, version)]
     assert [(seat.total, seat.gone, seat.decision_since) for seat in after] == expected
     assert after[2].robot_state == {"memory": 2}
 
@@ -288,9 +337,9 @@ def test_a_seat_change_is_written_from_one_definition():
     without its column, fails here rather than write the wrong column."""
     written = {column for column, _ in SEAT_WRITES}
     assert written <= {field.name for field in fields(SeatRow)}
-    assert set(SEAT_CHANGE_PARAMETERS) == set(SeatChange().parameters())
+    assert set(SEAT_CHANGE_PARAMETERS) == set(seat_parameters(SeatChange()))
     assert SEAT_CHANGE.count("?") == len(SEAT_CHANGE_PARAMETERS) + 2  # and the game and seat
-    assert {field.name for field in fields(SeatChange)} <= set(SeatChange().parameters())
+    assert {field.name for field in fields(SeatChange)} <= set(seat_parameters(SeatChange()))
 
 
 async def test_a_transaction_cancelled_mid_statement_rolls_back_and_frees_the_store(tmp_path):
@@ -317,8 +366,9 @@ async def test_a_transaction_cancelled_mid_statement_rolls_back_and_frees_the_st
         assert await store.games.game(game_id) == before
         assert len(await store.timers.timers(game_id)) == 1
         # Nothing is left holding the store: the next move commits (and keeps the timer).
-        change = replace(move(before.version), timers=[(0, "expire", "deck,swap", 100.0)])
-        assert await store.games.commit(before, change, now=1.0) == before.version + 1
+        change = move(before.version, timers=[(0, "expire", "deck,swap", 100.0)])
+        await store.games.commit(before, change, now=1.0)
+        assert (await store.games.game(game_id)).version == before.version + 1
     await store.close()
 
 
@@ -383,15 +433,12 @@ async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     game_id = await running_game(store)
     sent: list[str] = []
-    change = Commit(
-        seat=0,
-        action={"type": "deck"},
-        state={"n": 1},
+    change = move(
+        1,
         totals=[5, 0],
         timers=[(1, "expire", "deck,swap", 200.0)],
         changed_decisions=[0, 1],
-        publication={"events": []},
-        finished=True,
+        status=FINISHED,
     )
     game = await store.games.game(game_id)
     await store.backend._db.set_trace_callback(sent.append)
@@ -400,12 +447,12 @@ async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
     assert [" ".join(sql.split()[:3]) for sql in sent] == [
         "BEGIN IMMEDIATE",
         "UPDATE games SET",
-        "INSERT INTO actions",
         "UPDATE seats SET",
         "UPDATE seats SET",
         "DELETE FROM timers",
         "INSERT INTO timers",
         "INSERT INTO outbox",
+        "INSERT INTO actions",
         "COMMIT",
     ]
     await store.close()
@@ -473,7 +520,7 @@ async def test_a_process_that_starts_takes_back_the_claims_of_its_shards_made_be
 
 def test_a_seat_a_move_left_as_it_was_stays_the_row_it_was() -> None:
     seats = [SeatRow(seat, 100 + seat, f"p{seat}", "en", 5 * seat, False, False, 1) for seat in range(4)]
-    change = Commit(seat=1, action={}, state={}, totals=[0, 7, 10, 15], timers=[], changed_decisions=[1, 2])
+    change = move(1, seat=1, totals=[0, 7, 10, 15], changed_decisions=[1, 2])
     after = change.seats_after(seats, 2)
     assert [after[seat] is seats[seat] for seat in range(4)] == [True, False, False, True]
     assert [(seat.total, seat.decision_since) for seat in after] == [(0, 1), (7, 2), (10, 2), (15, 1)]
@@ -481,7 +528,7 @@ def test_a_seat_a_move_left_as_it_was_stays_the_row_it_was() -> None:
 
 async def test_a_match_its_server_keeps_out_of_ratings_is_recorded_and_rates_nobody(store):
     game_id = await running_game(store)
-    change = replace(move(1), totals=[30, 0], finished=True, winner=0, rated=False)
+    change = move(1, totals=[30, 0], status=FINISHED, winner=0, rated=False)
     await store.games.commit(await store.games.game(game_id), change, now=50.0)
     board = await store.records.leaderboard(5, "bue")
     assert [(s.name, s.wins, s.games) for s in board] == [("anna", 1, 1), ("bruno", 0, 1)]

@@ -14,8 +14,8 @@ import pytest
 from bot import __main__ as bot_main
 from bot.client import GameBot
 from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, duration_text, language_of, parse_duration, t
+from bot.planning import plan_timers
 from bot.store import TimerRow
-from bot.timers import plan_timers
 from games.bue import Bue
 from games.core import GameError
 from games.rumbugz import RumBugz

@@ -7,8 +7,10 @@ import sqlite3
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.model import FINISHED
 from bot.ratings import Skill, places, rate, robot_entry, user_entry
-from bot.store import MIGRATIONS, Commit, Store
+from bot.store import MIGRATIONS, Store
+from tests.store_games import lobby_row, move, open_lobby, start
 
 
 def expected(priors: list[Skill | None], ranks: list[int]) -> list[Skill]:
@@ -74,24 +76,10 @@ def test_two_computers_of_one_level_give_that_level_the_mean_of_their_results():
 async def finished_match(
     store: Store, channel: int, players: list[int], totals: list[int], winner: int
 ) -> int:
-    game_id = await store.games.create_lobby(
-        kind="bue",
-        guild_id=5,
-        channel_id=channel,
-        host_id=players[0],
-        host_name=f"p{players[0]}",
-        host_locale="en",
-        locale="en",
-        options={"target": 10},
-        turn_timeout=3600,
-        seed=1,
-        now=float(channel),
-        players=[(user, f"p{user}", "en") for user in players[1:]],
-    )
-    await store.games.start(game_id, {}, [])
-    game = await store.games.game(game_id)
-    assert game is not None
-    change = Commit(0, {}, {}, totals, [], finished=True, winner=winner, round_ended=True)
+    row = lobby_row(channel=channel, host=players[0], options={"target": 10}, seed=1)
+    game_id = await open_lobby(store, row, [(user, f"p{user}", "en") for user in players])
+    game = await start(store, game_id, {})
+    change = move(1, totals=totals, status=FINISHED, winner=winner, round_ended=True)
     await store.games.commit(game, change, now=float(channel))
     return game_id
 
@@ -168,30 +156,18 @@ async def test_matches_finished_before_ratings_existed_are_rated_in_finish_order
 
 async def test_feats_and_points_per_round_come_from_what_each_commit_kept(tmp_path):
     store = await Store.open(str(tmp_path / "db.sqlite3"))
-    game_id = await store.games.create_lobby(
-        kind="rummikub",
-        guild_id=5,
-        channel_id=1,
-        host_id=1,
-        host_name="p1",
-        host_locale="en",
-        locale="en",
-        options={},
-        turn_timeout=60,
-        seed=1,
-        now=0.0,
-        players=[(2, "p2", "en")],
-    )
-    await store.games.start(game_id, {}, [])
+    row = lobby_row("rummikub", channel=1, options={}, turn_timeout=60, seed=1)
+    game_id = await open_lobby(store, row, [(1, "p1", "en"), (2, "p2", "en")])
+    await start(store, game_id, {})
     moves = [
-        Commit(0, {}, {}, [0, 0], [], feats=[(1, "bue")]),
-        Commit(0, {}, {}, [30, -30], [], round_ended=True, feats=[(1, "bue")]),
-        Commit(1, {}, {}, [10, 0], [], round_ended=True, finished=True, winner=0),
+        move(1, totals=[0, 0], feats=[(1, "bue")]),
+        move(2, totals=[30, -30], round_ended=True, feats=[(1, "bue")]),
+        move(3, seat=1, totals=[10, 0], round_ended=True, status=FINISHED, winner=0),
     ]
-    for move in moves:
+    for change in moves:
         game = await store.games.game(game_id)
         assert game is not None
-        await store.games.commit(game, move, now=1.0)
+        await store.games.commit(game, change, now=1.0)
     assert await store.records.round_totals(game_id) == [[30, -30], [10, 0]]
     assert await store.records.points_per_round(5, 1, "rummikub") == 5.0
     assert await store.records.points_per_round(5, 2, "rummikub") == 0.0

@@ -6,30 +6,20 @@ from __future__ import annotations
 
 import pytest
 
+from bot.model import FINISHED, Commit
 from bot.ratings import Skill, places, rate
-from bot.store import Commit, Store
+from bot.store import Store
 from tests.conftest import BACKENDS
+from tests.store_games import lobby_row, move, open_lobby, start
 
 LEAVE_FOR_GOOD = {"type": "stand_in", "level": "hard", "left": True}
 AWAY = {"type": "stand_in", "level": "easy", "left": False}
 
 
 async def running_match(store: Store, players: list[int]) -> int:
-    game_id = await store.games.create_lobby(
-        kind="bue",
-        guild_id=5,
-        channel_id=1,
-        host_id=players[0],
-        host_name=f"p{players[0]}",
-        host_locale="en",
-        locale="en",
-        options={"target": 10},
-        turn_timeout=3600,
-        seed=1,
-        now=0.0,
-        players=[(user, f"p{user}", "en") for user in players[1:]],
-    )
-    await store.games.start(game_id, {}, [])
+    row = lobby_row(channel=1, host=players[0], options={"target": 10}, seed=1)
+    game_id = await open_lobby(store, row, [(user, f"p{user}", "en") for user in players])
+    await start(store, game_id, {})
     return game_id
 
 
@@ -62,18 +52,8 @@ async def test_who_left_is_rated_last_with_their_points_and_the_stand_in_finishe
         store,
         game_id,
         # p3 leaves with 15 points; a computer takes the seat and goes on to win it with 60.
-        Commit(
-            2,
-            LEAVE_FOR_GOOD,
-            {},
-            [10, 5, 15],
-            [],
-            gone=[2],
-            stand_ins={2: "hard"},
-        ),
-        Commit(
-            2, {"type": "deck"}, {}, [20, 5, 60], [], finished=True, winner=2, stand_in_name="🤖 for {name}"
-        ),
+        move(1, seat=2, action=LEAVE_FOR_GOOD, totals=[10, 5, 15], gone=[2], stand_ins={2: "hard"}),
+        move(2, seat=2, totals=[20, 5, 60], status=FINISHED, winner=2, stand_in_name="🤖 for {name}"),
     )
     assert await results(store, game_id) == [
         (0, "user:1", 1, "p1", 20, 0, 0, 1),
@@ -99,10 +79,10 @@ async def test_a_person_a_computer_played_for_while_away_keeps_the_result_unrate
     await play(
         store,
         game_id,
-        Commit(1, AWAY, {}, [0, 0, 0], [], by_timeout=True, stand_ins={1: "easy"}),
-        Commit(1, {"type": "deck"}, {}, [0, 10, 0], []),
-        Commit(1, {"type": "back"}, {}, [0, 10, 0], [], back=[1]),
-        Commit(1, {"type": "deck"}, {}, [5, 40, 0], [], finished=True, winner=1),
+        move(1, seat=1, action=AWAY, totals=[0, 0, 0], by_timeout=True, stand_ins={1: "easy"}),
+        move(2, seat=1, totals=[0, 10, 0]),
+        move(3, seat=1, action={"type": "back"}, totals=[0, 10, 0], back=[1]),
+        move(4, seat=1, totals=[5, 40, 0], status=FINISHED, winner=1),
     )
     assert await results(store, game_id) == [
         (0, "user:1", 1, "p1", 5, 0, 0, 1),
@@ -126,16 +106,26 @@ async def test_seats_remember_who_stands_in_until_the_person_is_back(database):
     store = await Store.open(database)
     game_id = await running_match(store, [1, 2])
     changes = [
-        Commit(0, AWAY, {}, [3, 0], [], robot_states={0: {"level": "easy"}}, stand_ins={0: "easy"}),
-        Commit(0, {"type": "back"}, {}, [3, 0], [], back=[0]),
-        Commit(1, LEAVE_FOR_GOOD, {}, [3, 8], [], robot_states={1: {}}, gone=[1], stand_ins={1: "hard"}),
+        move(1, action=AWAY, totals=[3, 0], robot_states={0: {"level": "easy"}}, stand_ins={0: "easy"}),
+        move(2, action={"type": "back"}, totals=[3, 0], back=[0]),
+        move(
+            3,
+            seat=1,
+            action=LEAVE_FOR_GOOD,
+            totals=[3, 8],
+            robot_states={1: {}},
+            gone=[1],
+            stand_ins={1: "hard"},
+        ),
     ]
     seen = []
-    for version, change in enumerate(changes, start=2):
+    for change in changes:
+        game = await store.games.game(game_id)
+        assert game is not None
         before = await store.games.seats(game_id)
-        await play(store, game_id, change)
+        await store.games.commit(game, change, now=1.0)
         after = await store.games.seats(game_id)
-        assert change.seats_after(before, version) == after
+        assert change.seats_after(before, game.version + 1) == after
         seen.append([(s.stand_in, s.stood_in, s.gone, s.left_total, s.played_by_computer) for s in after])
     assert seen == [
         [("easy", True, False, None, True), (None, False, False, None, False)],

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.adapter import Click, GameAdapter, Rendered, Viewer, game_button
+from bot.adapter import Click, DrawnAt, GameAdapter, Rendered, Viewer
 from games.core import JSON, Event
 from tests.toy.engine import AMOUNTS, Race
 from tests.toy.robot import RaceRobot
@@ -21,7 +21,7 @@ class ToyAdapter(GameAdapter):
     round_end_events = frozenset({"toy.event.won"})
     embed_events = frozenset({"toy.event.won"})
 
-    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def table(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         embed = discord.Embed(
             title=viewer.t("toy.title"),
             description=viewer.t("toy.ui.total", total=view["total"], target=view["target"]),
@@ -31,11 +31,11 @@ class ToyAdapter(GameAdapter):
             return Rendered([embed])
         embed.set_footer(text=viewer.t("toy.ui.turn", seat=viewer.name(view["turn"])))
         items: list[discord.ui.Item[Any]] = [
-            game_button(game_id, "add", f"+{amount}", str(amount)) for amount in AMOUNTS
+            at.button("add", f"+{amount}", str(amount)) for amount in AMOUNTS
         ]
         return Rendered([embed], items=items)
 
-    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def hand(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         return Rendered([discord.Embed(title=viewer.t("toy.ui.no_hand"), colour=self.colour)])
 
     def results(self, event: Event, viewer: Viewer) -> discord.Embed | None:

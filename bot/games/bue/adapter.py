@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
 
-from bot.adapter import Click, LoadedGame, Viewer, component_view, game_button
-from bot.games.bue.table import Display, card_label, stamp
+from bot.adapter import Click, DrawnAt, LoadedGame, Viewer, component_view
+from bot.games.bue.table import BueTable, card_label
 from bot.replies import language, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
@@ -17,7 +17,7 @@ from games.core import JSON, Event, GameError
 REVEALED = "bue.event.revealed"
 
 
-class BueAdapter(Display):
+class BueAdapter(BueTable):
     """Bué in Discord: the table, the hands, the exchange and reveal flows."""
 
     current_moves = frozenset({"exchange", "reveal"})
@@ -40,11 +40,6 @@ class BueAdapter(Display):
             raise GameError("error.not_your_turn" if wanted != "reveal" else "bue.error.not_reveal_time")
         return table, seat, table.game.view(seat), viewer
 
-    @staticmethod
-    def _check_stamp(view: JSON, parts: Sequence[str]) -> None:
-        if not parts or ".".join(parts[:2]) != stamp(view):
-            raise GameError("error.out_of_date")
-
     async def _card_panel(self, click: Click, decision: str, move: str, prompt: str) -> None:
         """A private panel: the player's hand and a button per hidden card (five at most: one row).
         Buttons, not a menu: in the playground a menu under the hand's picture closed as it
@@ -52,16 +47,15 @@ class BueAdapter(Display):
         opens, push out of the window)."""
         table, _, view, viewer = await self._my_decision(click, decision)
         buttons = [
-            game_button(
-                click.game_id,
+            table.drawn_at.button(
                 move,
                 viewer.t("bue.panel.card_option", position=p + 1, card=card_label(s["card"], viewer)),
-                f"{stamp(view)}.{p}",
+                str(p),
             )
             for p, s in enumerate(view["hands"][view["me"]])
             if not s["revealed"]
         ]
-        hand = await click.service.render(table, self.hand, view, viewer, click.game_id)
+        hand = await click.service.render(self.hand, view, viewer, table.drawn_at)
         await show_panel(
             click.interaction,
             viewer.t(prompt),
@@ -87,14 +81,12 @@ class BueAdapter(Display):
         return [other for other in range(view["players"]) if other != seat and view["active"][other]]
 
     async def _choose_partner(self, click: Click) -> None:
-        _, seat, view, viewer = await self._my_decision(click, "deck")
-        self._check_stamp(view, click.parts)
-        give = click.number(2, self._positions(view, seat))
-        base = f"{stamp(view)}.{give}"
+        table, seat, view, viewer = await self._my_decision(click, "deck")
+        give = click.number(0, self._positions(view, seat))
+        at, base = table.drawn_at, str(give)
         deck_usable = view["deck"] > 0 or view["discard"] > 0
         items: list[discord.ui.Item[Any]] = [
-            game_button(
-                click.game_id,
+            at.button(
                 "deck",
                 viewer.t("bue.panel.with_deck"),
                 base,
@@ -104,10 +96,10 @@ class BueAdapter(Display):
             ),
         ]
         items += [
-            game_button(click.game_id, "partner", viewer.name(other)[:80], f"{base}.{other}")
+            at.button("partner", viewer.name(other)[:80], f"{base}.{other}")
             for other in self._partners(view, seat)
         ]
-        items.append(self._back_button(click, viewer))
+        items.append(self._back_button(at, viewer))
         card = card_label(view["hands"][seat][give]["card"], viewer)
         await replace_panel(
             click.interaction,
@@ -116,24 +108,23 @@ class BueAdapter(Display):
         )
 
     async def _choose_taken_card(self, click: Click) -> None:
-        _, seat, view, viewer = await self._my_decision(click, "swap")
-        self._check_stamp(view, click.parts)
+        table, seat, view, viewer = await self._my_decision(click, "swap")
         give, partner = (
-            click.number(2, self._positions(view, seat)),
-            click.number(3, self._partners(view, seat)),
+            click.number(0, self._positions(view, seat)),
+            click.number(1, self._partners(view, seat)),
         )
+        at = table.drawn_at
         items: list[discord.ui.Item[Any]] = [
-            game_button(
-                click.game_id,
+            at.button(
                 "take",
                 viewer.t("bue.panel.card_n", position=position + 1),
-                f"{stamp(view)}.{give}.{partner}.{position}",
+                f"{give}.{partner}.{position}",
                 emoji="🃏",
             )
             for position, slot in enumerate(view["hands"][partner])
             if not slot["revealed"]
         ]
-        items.append(self._back_button(click, viewer))
+        items.append(self._back_button(at, viewer))
         await replace_panel(
             click.interaction,
             viewer.t("bue.panel.take", name=viewer.name(partner)),
@@ -141,19 +132,13 @@ class BueAdapter(Display):
         )
 
     @staticmethod
-    def _back_button(click: Click, viewer: Viewer) -> discord.ui.Button[Any]:
-        return game_button(
-            click.game_id, "exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️"
-        )
+    def _back_button(at: DrawnAt, viewer: Viewer) -> discord.ui.Button[Any]:
+        return at.button("exchange", viewer.t("bue.panel.back"), style=discord.ButtonStyle.danger, emoji="↩️")
 
     async def _play(
         self, click: Click, move: JSON, done: Callable[[Viewer, list[str], list[Event]], str]
     ) -> None:
-        """Play a move checked against the panel's stamp, then tell the player what it did for them."""
-
-        def action(table: LoadedGame, seat: int) -> JSON:
-            self._check_stamp(table.game.view(seat), click.parts)
-            return move
+        """Play a move, then tell the player what it did for them."""
 
         async def answer(table: LoadedGame, events: list[Event]) -> None:
             seat = table.seat_of(click.interaction.user.id)
@@ -167,22 +152,22 @@ class BueAdapter(Display):
                 text += "\n" + viewer.t("common.your_move_again", table=table.link(viewer.language))
             await replace_panel(click.interaction, text, view=None)
 
-        await click.act(action, answer)
+        await click.act(move, answer)
 
     @staticmethod
     def _what_happened(viewer: Viewer, private: list[str], events: list[Event]) -> str:
         return "\n".join(private) or viewer.t("common.done")
 
     async def _exchange_with_deck(self, click: Click) -> None:
-        await self._play(click, {"type": "deck", "give": click.number(2)}, self._what_happened)
+        await self._play(click, {"type": "deck", "give": click.number(0)}, self._what_happened)
 
     async def _swap(self, click: Click) -> None:
-        give, partner, take = (click.number(index) for index in range(2, 5))
+        give, partner, take = (click.number(index) for index in range(3))
         move = {"type": "swap", "give": give, "target": partner, "take": take}
         await self._play(click, move, self._what_happened)
 
     async def _reveal(self, click: Click) -> None:
-        position = click.number(2)
+        position = click.number(0)
         await self._play(
             click,
             {"type": "reveal", "position": position},
@@ -199,7 +184,7 @@ class BueAdapter(Display):
         async def answer(table: LoadedGame, events: list[Event]) -> None:
             seat = table.seat_of(click.interaction.user.id)
             viewer = table.viewer(seat, language(click.interaction))
-            hand = await click.service.render(table, self.hand, table.game.view(seat), viewer, click.game_id)
+            hand = await click.service.render(self.hand, table.game.view(seat), viewer, table.drawn_at)
             await replace_panel(click.interaction, embeds=hand.embeds, file=hand.file, view=hand.view())
 
         await click.act({"type": "shuffle"}, answer)

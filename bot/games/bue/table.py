@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.adapter import GameAdapter, Rendered, Viewer, game_button
+from bot.adapter import DrawnAt, GameAdapter, Rendered, Viewer
 from bot.render import HIGHLIGHT, INK, MIN_FONT, MUTED, PICTURE_W, Canvas, picture
 from games.bue import Bue
 from games.bue.robot import BueRobot
@@ -47,12 +47,7 @@ def card_label(code: str, viewer: Viewer | None = None) -> str:
     return code[1:]
 
 
-def stamp(view: JSON) -> str:
-    """Which decision a panel was opened for; a panel from an earlier one is refused."""
-    return f"{view['game_number']}.{view['round']}"
-
-
-class Display(GameAdapter):
+class BueTable(GameAdapter):
     """What everyone sees, and each player's hand."""
 
     engine = Bue
@@ -152,7 +147,7 @@ class Display(GameAdapter):
 
     # ------------------------------------------------------------------ messages
 
-    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def table(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         embed = discord.Embed(
             title=viewer.t("bue.table.title", game=view["game_number"], round=view["round"]),
             colour=self.colour,
@@ -194,12 +189,11 @@ class Display(GameAdapter):
         )
         embed.set_image(url="attachment://bue-table.png")
         items: list[discord.ui.Item[Any]] = [
-            game_button(game_id, "hand", viewer.t("bue.button.hand"), emoji="🃏"),
+            at.button("hand", viewer.t("bue.button.hand"), emoji="🃏"),
         ]
         if view["phase"] == "exchange":
             items.append(
-                game_button(
-                    game_id,
+                at.button(
                     "exchange",
                     viewer.t("bue.button.exchange"),
                     style=discord.ButtonStyle.primary,
@@ -208,8 +202,7 @@ class Display(GameAdapter):
             )
         elif view["phase"] == "reveal":
             items.append(
-                game_button(
-                    game_id,
+                at.button(
                     "reveal",
                     viewer.t("bue.button.reveal"),
                     style=discord.ButtonStyle.primary,
@@ -245,7 +238,7 @@ class Display(GameAdapter):
         )
         return "\n".join(lines)
 
-    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def hand(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         seat = view["me"]
         embed = discord.Embed(
             title=viewer.t("bue.hand.title", game=view["game_number"], round=view["round"]),
@@ -273,7 +266,7 @@ class Display(GameAdapter):
             embed.add_field(name=viewer.t("bue.hand.reveal_chosen_name"), value=str(view["my_reveal"] + 1))
         embed.set_image(url="attachment://bue-hand.png")
         items: list[discord.ui.Item[Any]] = [
-            game_button(game_id, "shuffle", viewer.t("bue.button.shuffle"), emoji="🔀"),
+            at.button("shuffle", viewer.t("bue.button.shuffle"), emoji="🔀"),
         ]
         cards = " · ".join(
             f"{position + 1}. {card_label(slot['card'], viewer)} "

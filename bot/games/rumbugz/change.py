@@ -10,12 +10,13 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, LoadedGame, Viewer, game_button, game_select
-from bot.games.rumbugz.drafts import ChangeDraft, Picks, Stamped
+from bot.adapter import Click, LoadedGame, Viewer
+from bot.games.rumbugz.drafts import ChangeDraft, Picks
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import LABEL_LIMIT, ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, entry_text, kind_name, table_entries
-from bot.publisher import truncate
+from bot.model import Match
+from bot.replies import truncate
 from games.core import JSON, GameError
 from games.rumbugz.bugz import changed_sequence
 
@@ -25,7 +26,7 @@ class ChangePanel(Panels):
         self, table: LoadedGame, seat: int, viewer: Viewer, draft: ChangeDraft | None
     ) -> tuple[str, list[Any]]:
         view = table.game.view(seat)
-        game_id, stamp = table.row.id, table.row.version
+        at = table.drawn_at
         labels = [self._change_label(view, move, viewer) for move in self._suggested(table, seat, "change")]
         if draft is None:
             options = [
@@ -44,12 +45,8 @@ class ChangePanel(Panels):
                 )
                 for sequence in view["table"]
             ]
-            items = self._suggestion_select(game_id, "chgq", stamp, labels, viewer)
-            items.append(
-                game_select(
-                    game_id, "chgs", viewer.t("rumbugz.ui.change.sequence_placeholder"), options, str(stamp)
-                )
-            )
+            items = self._suggestion_select(at, "chgq", labels, viewer)
+            items.append(at.select("chgs", viewer.t("rumbugz.ui.change.sequence_placeholder"), options))
             return viewer.t("rumbugz.ui.change.prompt"), items
         sequence = self._sequence(view, draft.sequence)
         arg = draft.encode()
@@ -75,7 +72,7 @@ class ChangePanel(Panels):
                 lines.append(viewer.t("rumbugz.ui.change.result", bugz=entries_text(change(), viewer)))
             lines.append(line)
         selects = self._bug_selects(
-            game_id,
+            at,
             "chga",
             arg,
             view["hand"],
@@ -83,8 +80,7 @@ class ChangePanel(Panels):
             viewer.t("rumbugz.ui.change.add_placeholder"),
             viewer,
         )
-        take_off = game_select(
-            game_id,
+        take_off = at.select(
             "chgr",
             viewer.t("rumbugz.ui.change.remove_placeholder"),
             [
@@ -97,12 +93,11 @@ class ChangePanel(Panels):
         )
         take_off.min_values, take_off.max_values = 0, len(sequence["bugz"])
         selects.append(take_off)
-        selects += self._plyt_selects(game_id, "chgv", arg, added, viewer, ROWS - 1 - len(selects))
+        selects += self._plyt_selects(at, "chgv", arg, added, viewer, ROWS - 1 - len(selects))
         if len(selects) < ROWS - 1:
-            selects = self._suggestion_select(game_id, "chgq", stamp, labels, viewer) + selects
+            selects = self._suggestion_select(at, "chgq", labels, viewer) + selects
         buttons = [
-            game_button(
-                game_id,
+            at.button(
                 "chgok",
                 viewer.t("rumbugz.ui.button.change_it"),
                 arg,
@@ -111,9 +106,7 @@ class ChangePanel(Panels):
                 row=ROWS - 1,
                 disabled=not ready,
             ),
-            game_button(
-                game_id, "change", viewer.t("rumbugz.ui.button.other_sequence"), "", emoji="↩️", row=ROWS - 1
-            ),
+            at.button("change", viewer.t("rumbugz.ui.button.other_sequence"), "", emoji="↩️", row=ROWS - 1),
         ]
         return "\n".join(lines), [*selects, *buttons]
 
@@ -147,10 +140,7 @@ class ChangePanel(Panels):
         self, click: Click, draft_of: Callable[[LoadedGame, int, JSON], ChangeDraft | None]
     ) -> None:
         table, seat, view, viewer = await self._at_step(click, "change")
-        draft = draft_of(table, seat, view)
-        if draft is not None:
-            self._check_stamp(table, draft.stamp)
-        content, items = self._render_change(table, seat, viewer, draft)
+        content, items = self._render_change(table, seat, viewer, draft_of(table, seat, view))
         await self._show(click.interaction, content, items)
 
     async def open(self, click: Click) -> None:
@@ -158,19 +148,15 @@ class ChangePanel(Panels):
 
     async def suggested(self, click: Click) -> None:
         def draft_of(table: LoadedGame, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "change", click.values)
-            return ChangeDraft(
-                table.row.version, move["sequence"], Picks.of(move["add"]), tuple(move["remove"])
-            )
+            return ChangeDraft(move["sequence"], Picks.of(move["add"]), tuple(move["remove"]))
 
         await self._show_change(click, draft_of)
 
     async def pick_sequence(self, click: Click) -> None:
         def draft_of(table: LoadedGame, seat: int, view: JSON) -> ChangeDraft:
-            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             sequence = self._sequence(view, click.chosen())
-            return ChangeDraft(table.row.version, sequence["id"])
+            return ChangeDraft(sequence["id"])
 
         await self._show_change(click, draft_of)
 
@@ -200,8 +186,7 @@ class ChangePanel(Panels):
     async def confirm(self, click: Click) -> None:
         draft = ChangeDraft.decode(click.parts)
 
-        def action(table: LoadedGame, seat: int) -> JSON:
-            self._check_stamp(table, draft.stamp)
+        def action(table: Match[Any], seat: int) -> JSON:
             return draft.action(self._sequence(table.game.view(seat), draft.sequence))
 
         await self._play(click, action)

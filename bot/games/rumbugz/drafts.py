@@ -107,35 +107,20 @@ def action_entries(entries: Iterable[Entry]) -> list[JSON]:
 
 
 @dataclass(frozen=True)
-class Stamped:
-    """A click on a panel that carries only the version it was drawn at and at most one field:
-    "<version>[.<field>]" (a suggestion or a sequence picked, a Bug discarded). The version stays
-    text: one that is not the table's, garbled or not, is refused as out of date."""
-
-    stamp: str
-    field: str = ""
-
-    @classmethod
-    def decode(cls, parts: Sequence[str]) -> Stamped:
-        return cls("".join(parts[:1]), "".join(parts[1:2]))
-
-
-@dataclass(frozen=True)
 class LayDraft:
-    """A lay being put together: "<version>.<kind letter>.<picks>"."""
+    """A lay being put together: "<kind letter>.<picks>" (the panel's version is the click's)."""
 
-    stamp: int
     kind: str | None = None
     picks: Picks = Picks()
 
     def encode(self) -> str:
-        return f"{self.stamp}.{self.kind[0] if self.kind else ''}.{self.picks.encode()}"
+        return f"{self.kind[0] if self.kind else ''}.{self.picks.encode()}"
 
     @classmethod
     def decode(cls, parts: Sequence[str]) -> LayDraft:
-        if len(parts) < 3 or (parts[1] and parts[1] not in KIND_OF_LETTER):
+        if len(parts) < 2 or (parts[0] and parts[0] not in KIND_OF_LETTER):
             raise _malformed()
-        return cls(number(parts[0]), KIND_OF_LETTER.get(parts[1]), Picks.decode(parts[2]))
+        return cls(KIND_OF_LETTER.get(parts[0]), Picks.decode(parts[1]))
 
     def entries(self) -> list[Entry]:
         return self.picks.entries(self.kind) if self.kind else []
@@ -146,24 +131,24 @@ class LayDraft:
 
 @dataclass(frozen=True)
 class ChangeDraft:
-    """A change being put together: "<version>.<sequence id>.<picks to add>.<codes taken off>"."""
+    """A change being put together: "<sequence id>.<picks to add>.<codes taken off>" (the panel's
+    version is the click's)."""
 
-    stamp: int
     sequence: int
     add: Picks = Picks()
     remove: tuple[str, ...] = ()
 
     def encode(self) -> str:
-        return f"{self.stamp}.{self.sequence}.{self.add.encode()}.{','.join(self.remove)}"
+        return f"{self.sequence}.{self.add.encode()}.{','.join(self.remove)}"
 
     @classmethod
     def decode(cls, parts: Sequence[str]) -> ChangeDraft:
-        if len(parts) < 4:
+        if len(parts) < 3:
             raise _malformed()
-        remove = tuple(filter(None, parts[3].split(",")))
+        remove = tuple(filter(None, parts[2].split(",")))
         if any(code not in NUMBER_OF for code in remove):
             raise _malformed()
-        return cls(number(parts[0]), number(parts[1]), Picks.decode(parts[2]), remove)
+        return cls(number(parts[0]), Picks.decode(parts[1]), remove)
 
     def added(self, sequence: Mapping[str, Any]) -> list[Entry]:
         kept = [value for code, value in table_entries(sequence) if code not in self.remove]

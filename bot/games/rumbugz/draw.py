@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.adapter import Click, LoadedGame, game_button
-from bot.games.rumbugz.drafts import Stamped
+from bot.adapter import Click
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.text import bug_text
-from games.core import JSON
 from games.rumbugz.bugz import NUMBER_OF, one_of_each
 
 
@@ -27,22 +25,16 @@ class DrawPanel(Panels):
         table, _, view, viewer = await self._at_step(click, "discard")
         counts = Counter(NUMBER_OF[code] for code in view["hand"])
         buttons = [
-            game_button(
-                click.game_id,
+            table.drawn_at.button(
                 "discq",
                 viewer.t("rumbugz.ui.discard.option", bug=bug_text(code, viewer), count=counts[number])
                 if counts[number] > 1
                 else bug_text(code, viewer),
-                f"{table.row.version}.{code}",
+                code,
             )
             for number, code in one_of_each(view["hand"]).items()
         ]
         await self._show(click.interaction, viewer.t("rumbugz.ui.discard.prompt"), buttons)
 
     async def discard(self, click: Click) -> None:
-        def action(table: LoadedGame, seat: int) -> JSON:
-            discarded = Stamped.decode(click.parts)
-            self._check_stamp(table, discarded.stamp)
-            return {"type": "discard", "bug": discarded.field}
-
-        await self._play(click, action)
+        await self._play(click, {"type": "discard", "bug": "".join(click.parts[:1])})

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.adapter import Rendered, Viewer
+from bot.adapter import DrawnAt, Rendered, Viewer
 from bot.games.rumbugz.steps import STEPS
 from bot.games.rumbugz.table import (
     HAND_BACKGROUND,
@@ -15,14 +15,14 @@ from bot.games.rumbugz.table import (
     HAND_TILE_H,
     HAND_TILE_W,
     MARGIN,
-    Display,
+    RumBugzTable,
 )
 from bot.games.rumbugz.text import bug_text, bugz_text, kind_name
 from bot.render import Canvas, picture
 from games.core import JSON
 
 
-class HandSide(Display):
+class HandSide(RumBugzTable):
     """What one player sees: their hand, and what they may do next."""
 
     def hand_image(self, codes: Sequence[str]) -> Canvas:
@@ -40,7 +40,7 @@ class HandSide(Display):
             self._tile(canvas, (left, top, left + HAND_TILE_W, top + HAND_TILE_H), code, size=HAND_FONT)
         return canvas
 
-    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def hand(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         seat = view["seat"]
         codes = view["hand"]
         embed = discord.Embed(
@@ -55,9 +55,7 @@ class HandSide(Display):
             value=", ".join(kind_name(kind, viewer) for kind in done) or viewer.t("rumbugz.ui.none"),
         )
         steps = view["to_act"][seat]
-        items = self._step_buttons(
-            [m for m, step in STEPS.items() if step.action in steps], view, viewer, game_id
-        )
+        items = self._step_buttons([m for m, step in STEPS.items() if step.action in steps], view, viewer, at)
         if not codes:
             return Rendered([embed], None, items)
         embed.set_image(url="attachment://rumbugz-hand.png")

@@ -9,8 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, LoadedGame, Viewer, game_button
-from bot.games.rumbugz.drafts import LayDraft, Picks, Stamped
+from bot.adapter import Click, DrawnAt, LoadedGame, Viewer
+from bot.games.rumbugz.drafts import LayDraft, Picks
 from bot.games.rumbugz.panels import Panels
 from bot.games.rumbugz.steps import ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, kind_name
@@ -23,7 +23,7 @@ class LayPanel(Panels):
         self, table: LoadedGame, seat: int, viewer: Viewer, draft: LayDraft
     ) -> tuple[str, list[Any]]:
         view = table.game.view(seat)
-        game_id, arg = table.row.id, draft.encode()
+        at, arg = table.drawn_at, draft.encode()
         entries = draft.entries()
         lines = [
             viewer.t("rumbugz.ui.lay.prompt"),
@@ -43,9 +43,9 @@ class LayPanel(Panels):
             if draft.picks.codes:
                 ready, line = self._verdict(partial(check_sequence, draft.kind, entries), viewer)
                 lines.append(line)
-        buttons = self._lay_buttons(game_id, draft, view["completed"][seat], ready, viewer)
+        buttons = self._lay_buttons(at, draft, view["completed"][seat], ready, viewer)
         selects = self._bug_selects(
-            game_id,
+            at,
             "layb",
             arg,
             view["hand"],
@@ -54,7 +54,7 @@ class LayPanel(Panels):
             viewer,
         )
         room = ROWS - 1 - len(selects)
-        selects += self._plyt_selects(game_id, "layv", arg, entries, viewer, room)
+        selects += self._plyt_selects(at, "layv", arg, entries, viewer, room)
         if len(selects) < ROWS - 1:
             labels = [
                 viewer.t(
@@ -64,18 +64,17 @@ class LayPanel(Panels):
                 )
                 for move in self._suggested(table, seat, "lay")
             ]
-            selects = self._suggestion_select(game_id, "layq", draft.stamp, labels, viewer) + selects
+            selects = self._suggestion_select(at, "layq", labels, viewer) + selects
         return "\n".join(lines), [*selects, *buttons]
 
     @staticmethod
     def _lay_buttons(
-        game_id: int, draft: LayDraft, done: Sequence[str], ready: bool, viewer: Viewer
+        at: DrawnAt, draft: LayDraft, done: Sequence[str], ready: bool, viewer: Viewer
     ) -> list[discord.ui.Item[Any]]:
         """A button per kind (those laid already are off until all four are) and Lay it."""
         all_done = len(done) == len(KINDS)
         buttons: list[discord.ui.Item[Any]] = [
-            game_button(
-                game_id,
+            at.button(
                 "lay",
                 kind_name(kind, viewer),
                 replace(draft, kind=kind).encode(),
@@ -85,8 +84,7 @@ class LayPanel(Panels):
             )
             for kind in KINDS
         ]
-        confirm = game_button(
-            game_id,
+        confirm = at.button(
             "layok",
             viewer.t("rumbugz.ui.button.lay_it"),
             draft.encode(),
@@ -99,24 +97,21 @@ class LayPanel(Panels):
 
     async def _show_lay(self, click: Click, draft_of: Callable[[LoadedGame, int, JSON], LayDraft]) -> None:
         table, seat, view, viewer = await self._at_step(click, "lay")
-        draft = draft_of(table, seat, view)
-        self._check_stamp(table, draft.stamp)
-        content, items = self._render_lay(table, seat, viewer, draft)
+        content, items = self._render_lay(table, seat, viewer, draft_of(table, seat, view))
         await self._show(click.interaction, content, items)
 
     async def open(self, click: Click) -> None:
         """Opened from a Lay button (a fresh draft) or a kind button (the draft with that kind)."""
 
         def draft_of(table: LoadedGame, seat: int, view: JSON) -> LayDraft:
-            return LayDraft.decode(click.parts) if click.parts else LayDraft(table.row.version)
+            return LayDraft.decode(click.parts) if click.parts else LayDraft()
 
         await self._show_lay(click, draft_of)
 
     async def suggested(self, click: Click) -> None:
         def draft_of(table: LoadedGame, seat: int, view: JSON) -> LayDraft:
-            self._check_stamp(table, Stamped.decode(click.parts).stamp)
             move = self._pick_suggestion(table, seat, "lay", click.values)
-            return LayDraft(table.row.version, move["kind"], Picks.of(move["bugz"]))
+            return LayDraft(move["kind"], Picks.of(move["bugz"]))
 
         await self._show_lay(click, draft_of)
 
@@ -136,10 +131,4 @@ class LayPanel(Panels):
         await self._show_lay(click, draft_of)
 
     async def confirm(self, click: Click) -> None:
-        draft = LayDraft.decode(click.parts)
-
-        def action(table: LoadedGame, seat: int) -> JSON:
-            self._check_stamp(table, draft.stamp)
-            return draft.action()
-
-        await self._play(click, action)
+        await self._play(click, LayDraft.decode(click.parts).action())

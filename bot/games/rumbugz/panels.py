@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.adapter import Click, LoadedGame, Rendered, Viewer, component_view, game_select, number
+from bot.adapter import Click, DrawnAt, LoadedGame, Rendered, Viewer, component_view, number
 from bot.games.rumbugz.hand import HandSide
 from bot.games.rumbugz.steps import (
     CUSTOM_ID_LIMIT,
@@ -20,8 +20,8 @@ from bot.games.rumbugz.steps import (
     STEPS,
 )
 from bot.games.rumbugz.text import bug_text
-from bot.publisher import truncate
-from bot.replies import language, show_panel
+from bot.model import Match
+from bot.replies import language, show_panel, truncate
 from games.core import JSON, Event, GameError
 from games.rumbugz.bugz import HIGHEST_NUMBER, LOWEST_NUMBER, Entry, is_plyt
 from games.rumbugz.engine import RumBugz
@@ -55,12 +55,6 @@ class Panels:
         return table, seat, view, viewer
 
     @staticmethod
-    def _check_stamp(table: LoadedGame, stamp: int | str) -> None:
-        """Refuse a panel drawn for an earlier position: its custom_ids carry the version it was drawn at."""
-        if str(stamp) != str(table.row.version):
-            raise GameError("error.out_of_date")
-
-    @staticmethod
     async def _show(
         interaction: discord.Interaction,
         content: str,
@@ -76,7 +70,7 @@ class Panels:
         file = rendered.file if rendered else None
         await show_panel(interaction, truncate(content), embeds=embeds, file=file, view=view)
 
-    async def _play(self, click: Click, action: JSON | Callable[[LoadedGame, int], JSON]) -> None:
+    async def _play(self, click: Click, action: JSON | Callable[[Match[Any], int], JSON]) -> None:
         """Play a move, then show the player what it did and their hand with the next step's buttons."""
 
         async def answer(table: LoadedGame, events: list[Event]) -> None:
@@ -88,14 +82,14 @@ class Panels:
             lines = [line for line in described if line]
             if not table.game.finished:
                 lines.append(self.side.next_step(view, viewer))
-            rendered = await click.service.render(table, self.side.hand, view, viewer, click.game_id)
+            rendered = await click.service.render(self.side.hand, view, viewer, table.drawn_at)
             await self._show(click.interaction, "\n".join(lines), rendered.items, rendered)
 
         await click.act(action, answer)
 
     @staticmethod
     def _bug_selects(
-        game_id: int,
+        at: DrawnAt,
         move: str,
         arg: str,
         hand: Sequence[str],
@@ -109,8 +103,7 @@ class Panels:
         ]
         selects: list[discord.ui.Item[Any]] = []
         for index, part in enumerate(parts[:HAND_MENUS]):
-            select = game_select(
-                game_id,
+            select = at.select(
                 move,
                 placeholder,
                 [
@@ -131,13 +124,12 @@ class Panels:
 
     @staticmethod
     def _plyt_selects(
-        game_id: int, move: str, arg: str, entries: Sequence[Entry], viewer: Viewer, room: int
+        at: DrawnAt, move: str, arg: str, entries: Sequence[Entry], viewer: Viewer, room: int
     ) -> list[discord.ui.Item[Any]]:
         """A select of 1-12 per picked PLYT, showing the number it stands for now."""
         plyts = [(code, value) for code, value in entries if is_plyt(code)]
         return [
-            game_select(
-                game_id,
+            at.select(
                 move,
                 viewer.t("rumbugz.ui.plyt_placeholder", number=number),
                 [
@@ -155,7 +147,7 @@ class Panels:
 
     @staticmethod
     def _suggestion_select(
-        game_id: int, move: str, stamp: int, labels: Sequence[str], viewer: Viewer
+        at: DrawnAt, move: str, labels: Sequence[str], viewer: Viewer
     ) -> list[discord.ui.Item[Any]]:
         if not labels:
             return []
@@ -163,7 +155,7 @@ class Panels:
             discord.SelectOption(label=truncate(label, LABEL_LIMIT), value=str(index))
             for index, label in enumerate(labels)
         ]
-        return [game_select(game_id, move, viewer.t("rumbugz.ui.suggest_placeholder"), options, str(stamp))]
+        return [at.select(move, viewer.t("rumbugz.ui.suggest_placeholder"), options)]
 
     @staticmethod
     def _verdict(check: Callable[[], object], viewer: Viewer) -> tuple[bool, str]:

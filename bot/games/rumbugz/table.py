@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.adapter import GameAdapter, Rendered, Viewer, game_button
+from bot.adapter import DrawnAt, GameAdapter, Rendered, Viewer
 from bot.games.rumbugz.steps import PHASE_STEPS, STEPS
 from bot.games.rumbugz.text import bug_text, entries_text, kind_name, table_entries
 from bot.i18n import t
@@ -52,7 +52,7 @@ ELLIPSIS_W = 36
 Placed = tuple[Mapping[str, Any], int, int]  # a sequence, its left and its line
 
 
-class Display(GameAdapter):
+class RumBugzTable(GameAdapter):
     """What everyone sees: the table message, its picture and its buttons."""
 
     engine = RumBugz
@@ -261,7 +261,7 @@ class Display(GameAdapter):
             )
         return lines
 
-    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def table(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         lines = [self._status(view, viewer), *self._bid_lines(view, viewer)]
         last = view["last_round"]
         if last is not None:
@@ -307,7 +307,7 @@ class Display(GameAdapter):
             picture(
                 "rumbugz-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
             ),
-            self._table_buttons(view, viewer, game_id),
+            self._table_buttons(view, viewer, at),
         )
 
     @staticmethod
@@ -333,18 +333,18 @@ class Display(GameAdapter):
                     lines.append(f"{caption}: {entries_text(table_entries(sequence), viewer)}")
         return "\n".join(lines)
 
-    def _table_buttons(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
+    def _table_buttons(self, view: JSON, viewer: Viewer, at: DrawnAt) -> list[discord.ui.Item[Any]]:
         """Everyone sees the same buttons: the step the turn is at, and Bid while bids are open."""
         moves = list(PHASE_STEPS[view["phase"]])
         bids = view["bids"]
         if bids is not None and set(bids["eligible"]) - set(bids["bidders"] + bids["declined"]):
             moves.append("bid")
-        hand = game_button(game_id, "hand", viewer.t("rumbugz.ui.button.hand"), emoji="🃏", row=0)
-        return [hand, *self._step_buttons(moves, view, viewer, game_id)]
+        hand = at.button("hand", viewer.t("rumbugz.ui.button.hand"), emoji="🃏", row=0)
+        return [hand, *self._step_buttons(moves, view, viewer, at)]
 
     @staticmethod
     def _step_buttons(
-        moves: Iterable[str], view: JSON, viewer: Viewer, game_id: int
+        moves: Iterable[str], view: JSON, viewer: Viewer, at: DrawnAt
     ) -> list[discord.ui.Item[Any]]:
         top = view["discard_top"]
         buttons: list[discord.ui.Item[Any]] = []
@@ -358,8 +358,7 @@ class Display(GameAdapter):
             if step.label_with_top and top:
                 label = viewer.t(step.label_with_top, bug=bug_text(top, viewer))
             buttons.append(
-                game_button(
-                    game_id,
+                at.button(
                     move,
                     label,
                     style=step.style,

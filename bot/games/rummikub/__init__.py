@@ -8,18 +8,18 @@ import discord
 from discord import app_commands
 
 from bot.commands import GameHost, game_group, game_here
-from bot.games.rummikub.adapter import ADAPTER, draw_tile, play_tiles
+from bot.games.rummikub.adapter import ADAPTER, DRAW, drew, play_action, played
 from bot.games.rummikub.table import SELECT_LIMIT
 from bot.i18n import described
 from games.core import GameError
-from games.rummikub.tiles import sorted_tiles
+from games.rummikub.tiles import parse_tiles, sorted_tiles
 
 __all__ = ["ADAPTER", "setup"]
 
 
 async def setup(bot: GameHost) -> None:
     group = game_group(bot, ADAPTER)
-    tables = bot.tables
+    tables, moves = bot.tables, bot.moves
 
     async def running_game(interaction: discord.Interaction) -> int:
         return await game_here(tables, interaction, ADAPTER.name)
@@ -28,7 +28,9 @@ async def setup(bot: GameHost) -> None:
     @app_commands.describe(tiles=described("rummikub.cmd.option.tiles"))
     async def play(interaction: discord.Interaction, tiles: str) -> None:
         # str(): a forged interaction may send any JSON type for the option.
-        await play_tiles(tables, interaction, await running_game(interaction), str(tiles))
+        codes = parse_tiles(str(tiles).replace(".", " "))
+        game_id = await running_game(interaction)
+        await moves.command(interaction, game_id, play_action(codes), played(interaction, codes))
 
     @play.autocomplete("tiles")
     async def rack_tiles(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -57,6 +59,6 @@ async def setup(bot: GameHost) -> None:
 
     @group.command(name="draw", description=described("rummikub.cmd.draw"))
     async def draw(interaction: discord.Interaction) -> None:
-        await draw_tile(tables, interaction, await running_game(interaction))
+        await moves.command(interaction, await running_game(interaction), DRAW, drew(interaction))
 
     bot.register(ADAPTER, group)

@@ -9,17 +9,8 @@ from typing import Any
 
 import discord
 
-from bot.adapter import (
-    Click,
-    ClickRead,
-    LoadedGame,
-    TableMoves,
-    Viewer,
-    component_view,
-    game_button,
-    game_select,
-)
-from bot.games.rummikub.table import CUSTOM_ID_ROOM, SELECT_LIMIT, Display
+from bot.adapter import Click, LoadedGame, Viewer, component_view
+from bot.games.rummikub.table import CUSTOM_ID_ROOM, SELECT_LIMIT, RummikubTable
 from bot.replies import language, reply, show_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
@@ -30,11 +21,11 @@ from games.rummikub.tiles import parse_tiles, sorted_tiles
 PICK_MENUS = ("pick", "pick2")
 
 
-class RummikubAdapter(Display):
+class RummikubAdapter(RummikubTable):
     """Rummikub in Discord: the table, the racks, playing by naming rack tiles or picking them."""
 
     # A refused play names the tiles that could go down ("playable") as every line names tiles.
-    code_params = Display.code_params | {"playable"}
+    code_params = RummikubTable.code_params | {"playable"}
     current_moves = frozenset({"choose"})
     points_per_round = True
 
@@ -68,15 +59,15 @@ class RummikubAdapter(Display):
             )
             copies[code] += 1
         items: list[discord.ui.Item[Any]] = []
+        at = table.drawn_at
         for menu, start in zip(PICK_MENUS, range(0, len(options), SELECT_LIMIT), strict=False):
             chunk = options[start : start + SELECT_LIMIT]
-            select = game_select(click.game_id, menu, viewer.t("rummikub.ui.pick_placeholder"), chunk, picked)
+            select = at.select(menu, viewer.t("rummikub.ui.pick_placeholder"), chunk, picked)
             select.max_values = len(chunk)
             items.append(select)
         if chosen:
             items.append(
-                game_button(
-                    click.game_id,
+                at.button(
                     "play",
                     viewer.t("rummikub.ui.button.confirm"),
                     picked,
@@ -84,16 +75,7 @@ class RummikubAdapter(Display):
                     "✅",
                 )
             )
-            items.append(
-                game_button(
-                    click.game_id,
-                    "choose",
-                    viewer.t("rummikub.ui.button.clear"),
-                    "",
-                    discord.ButtonStyle.secondary,
-                    "↩️",
-                )
-            )
+            items.append(at.button("choose", viewer.t("rummikub.ui.button.clear"), "", emoji="↩️"))
         lines = [viewer.t("rummikub.ui.pick_prompt")]
         if not view["melded"][view["me"]]:
             lines.append(viewer.t("rummikub.ui.pick_initial_meld"))
@@ -113,59 +95,40 @@ class RummikubAdapter(Display):
         await show_panel(click.interaction, "\n".join(lines), view=component_view(items))
 
     async def _play(self, click: Click) -> None:
-        tiles = ".".join(click.parts)
-        await play_tiles(
-            click.service,
-            click.interaction,
-            click.game_id,
-            tiles,
-            panel=True,
-            read=click.read,
-            seen=click.seen,
-        )
+        codes = parse_tiles(" ".join(click.parts))
+        await click.act(play_action(codes), played(click.interaction, codes))
 
     async def _draw(self, click: Click) -> None:
-        await draw_tile(click.service, click.interaction, click.game_id, read=click.read, seen=click.seen)
+        await click.act(DRAW, drew(click.interaction))
 
 
 ADAPTER = RummikubAdapter()
+DRAW: JSON = {"type": "draw"}
 
 
-async def play_tiles(
-    service: TableMoves,
-    interaction: discord.Interaction,
-    game_id: int,
-    tiles: str,
-    *,
-    panel: bool = False,
-    read: ClickRead | None = None,
-    seen: int | None = None,
-) -> None:
-    """Lay the named rack tiles; the engine finds the new table or says why it cannot. A click's
-    ``read`` and ``seen`` go to the move (``TableMoves.act``); a command has neither."""
-    codes = parse_tiles(tiles.replace(".", " "))
+def play_action(codes: list[str]) -> JSON:
+    return {"type": "play", "tiles": codes}
+
+
+def played(
+    interaction: discord.Interaction, codes: list[str]
+) -> Callable[[LoadedGame, list[Event]], Awaitable[None]]:
+    """What a play of the rack tiles ``codes`` answers: the tiles laid, as the channel names them
+    (in the order of the sets they went into), in place of the panel it came from."""
 
     async def answer(table: LoadedGame, events: list[Event]) -> None:
         viewer = table.viewer(table.seat_of(interaction.user.id), language(interaction))
-        # The tiles as the channel names them: in the order of the sets they went into.
-        played = next((event.params["tiles"] for event in events if "tiles" in event.params), codes)
-        text = viewer.t("rummikub.ui.played", tiles=table.adapter.labels(played, viewer))
-        if panel:
-            await replace_panel(interaction, text, view=None)
-        else:
-            await reply(interaction, text)
+        laid = next((event.params["tiles"] for event in events if "tiles" in event.params), codes)
+        await replace_panel(
+            interaction, viewer.t("rummikub.ui.played", tiles=table.adapter.labels(laid, viewer)), view=None
+        )
 
-    await service.act(interaction, game_id, {"type": "play", "tiles": codes}, answer, read=read, seen=seen)
+    return answer
 
 
-async def draw_tile(
-    service: TableMoves,
-    interaction: discord.Interaction,
-    game_id: int,
-    *,
-    read: ClickRead | None = None,
-    seen: int | None = None,
-) -> None:
+def drew(interaction: discord.Interaction) -> Callable[[LoadedGame, list[Event]], Awaitable[None]]:
+    """What a draw answers besides the table: the tile drawn, privately."""
+
     async def answer(table: LoadedGame, events: list[Event]) -> None:
         seat = table.seat_of(interaction.user.id)
         viewer = table.viewer(seat, language(interaction))
@@ -174,4 +137,4 @@ async def draw_tile(
         ]
         await reply(interaction, "\n".join(private) or viewer.t("rummikub.ui.passed"))
 
-    await service.act(interaction, game_id, {"type": "draw"}, answer, read=read, seen=seen)
+    return answer

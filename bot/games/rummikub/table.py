@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.adapter import GameAdapter, Rendered, Viewer, game_button
+from bot.adapter import DrawnAt, GameAdapter, Rendered, Viewer
 from bot.i18n import t
 from bot.records import within_limit
 from bot.render import HIGHLIGHT, MIN_FONT, MUTED, PICTURE_W, Canvas, picture
@@ -47,7 +47,7 @@ def tile_text(code: str) -> str:
     return "J" if code == "j" else code[1:]
 
 
-class Display(GameAdapter):
+class RummikubTable(GameAdapter):
     """What everyone sees, and each player's rack."""
 
     engine = Rummikub
@@ -150,7 +150,7 @@ class Display(GameAdapter):
 
     # ------------------------------------------------------------------ messages
 
-    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def table(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         embed = discord.Embed(title=viewer.t("rummikub.ui.title", round=view["round"]), colour=self.colour)
         if view["turn"] is not None:
             embed.description = viewer.t("rummikub.ui.turn", seat=viewer.name(view["turn"]))
@@ -178,21 +178,20 @@ class Display(GameAdapter):
         embed.set_footer(text=f"{footer}\n{viewer.t('rummikub.ui.marks')}")
         embed.set_image(url="attachment://rummikub-table.png")
         items: list[discord.ui.Item[Any]] = [
-            game_button(game_id, "hand", viewer.t("rummikub.ui.button.rack"), emoji="🎴"),
-            game_button(
-                game_id,
+            at.button("hand", viewer.t("rummikub.ui.button.rack"), emoji="🎴"),
+            at.button(
                 "choose",
                 viewer.t("rummikub.ui.button.play"),
                 style=discord.ButtonStyle.primary,
                 emoji="✅",
             ),
-            game_button(game_id, "draw", viewer.t("rummikub.ui.button.draw"), emoji="🎲"),
+            at.button("draw", viewer.t("rummikub.ui.button.draw"), emoji="🎲"),
         ]
         alt = "\n".join(sets) or viewer.t("rummikub.ui.empty_table")
         table = picture("rummikub-table.png", self.table_image, view, viewer, alt_text=alt.replace("**", ""))
         return Rendered([embed], table, items)
 
-    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def hand(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         rack = view.get("rack", [])
         embed = discord.Embed(
             title=viewer.t("rummikub.ui.rack_title", round=view["round"]),

@@ -10,8 +10,8 @@ import discord
 
 from bot.adapter import Click, LoadedGame, component_view
 from bot.games.seriebum.panels import Panels
-from bot.publisher import truncate
-from bot.replies import language, show_panel
+from bot.model import Match
+from bot.replies import language, show_panel, truncate
 from games.core import JSON, Event, GameError
 
 
@@ -60,7 +60,7 @@ class SerieBumAdapter(Panels):
     async def _play(
         self,
         click: Click,
-        action: JSON | Callable[[LoadedGame, int], JSON],
+        action: JSON | Callable[[Match[Any], int], JSON],
         *,
         column: str | None = None,
         moving: bool = False,
@@ -81,12 +81,11 @@ class SerieBumAdapter(Panels):
         await click.act(action, answer)
 
     async def _choose(self, kind: str, click: Click) -> None:
-        """Option ``values[0]`` of a ``kind`` select, if the game is still where the select was drawn."""
-        version, index = click.number(0), click.chosen()
+        """Option ``values[0]`` of a ``kind`` select (the click's version says it is still the
+        decision the select was drawn for)."""
+        index = click.chosen()
 
-        def action(table: LoadedGame, seat: int) -> JSON:
-            if table.row.version != version:
-                raise GameError("error.out_of_date")
+        def action(table: Match[Any], seat: int) -> JSON:
             choices = self._choices(table.game.view(seat), kind)
             if index >= len(choices):
                 raise GameError("error.out_of_date")

@@ -8,8 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.adapter import LoadedGame, Viewer, game_button, game_select
-from bot.games.seriebum.table import Display
+from bot.adapter import DrawnAt, LoadedGame, Viewer
+from bot.games.seriebum.table import SerieBumTable
 from bot.games.seriebum.text import (
     CHOICE_PROMPTS,
     OPTIONS_PER_SELECT,
@@ -25,7 +25,7 @@ from games.core import JSON
 from games.seriebum.engine import BUM_CHOICE, FLIP, FLIP_SECOND, REARRANGE
 
 
-class Panels(Display):
+class Panels(SerieBumTable):
     """The flip panel and the choice menus, each option labelled as the move it makes."""
 
     def _series_name(self, number: int, viewer: Viewer) -> str:
@@ -114,9 +114,9 @@ class Panels(Display):
         return list(pending["options"]) if pending and pending["type"] == kind else []
 
     def _choice_selects(
-        self, view: JSON, viewer: Viewer, game_id: int, version: int, kind: str
+        self, view: JSON, viewer: Viewer, at: DrawnAt, kind: str
     ) -> list[discord.ui.Item[Any]]:
-        """Every option of a ``kind`` choice, 25 to a select; a select's custom_id carries the version."""
+        """Every option of a ``kind`` choice, 25 to a select (each numbered in its custom id)."""
         build: dict[str, Callable[[JSON, JSON, Viewer], OptionText]] = {
             "place": self._place_option,
             "steal": self._steal_option,
@@ -133,25 +133,23 @@ class Panels(Display):
         chunks = [options[i : i + OPTIONS_PER_SELECT] for i in range(0, len(options), OPTIONS_PER_SELECT)]
         placeholder = viewer.t(f"seriebum.panel.{kind}_placeholder")
         return [
-            game_select(
-                game_id,
+            at.select(
                 kind,
                 placeholder if len(chunks) == 1 else f"{placeholder} ({chunk[0].value}-{chunk[-1].value})",
                 chunk,
-                f"{version}.{number}",
+                str(number),
             )
             for number, chunk in enumerate(chunks[:SELECTS_PER_PANEL])
         ]
 
     def _flip_panel(
-        self, view: JSON, viewer: Viewer, game_id: int, column: str | None
+        self, view: JSON, viewer: Viewer, at: DrawnAt, column: str | None
     ) -> list[discord.ui.Item[Any]]:
         by_column = face_down_by_column(view)
         open_columns = [name for name, cells in by_column.items() if cells]
         if column not in open_columns:
             column = open_columns[0]
-        select = game_select(
-            game_id,
+        select = at.select(
             "column",
             viewer.t("seriebum.panel.column_placeholder"),
             [
@@ -168,11 +166,9 @@ class Panels(Display):
         items: list[discord.ui.Item[Any]] = [select]
         for row in range(1, view["rows"] + 1):
             cell = f"{column}{row}"
-            items.append(
-                game_button(game_id, "flip", cell, cell, row=1, disabled=cell not in by_column[column])
-            )
+            items.append(at.button("flip", cell, cell, row=1, disabled=cell not in by_column[column]))
         if view["phase"] == FLIP and "move" in actions_of(view, view["me"]):
-            items.append(game_button(game_id, "moves", viewer.t("seriebum.label.move"), emoji="🔀", row=2))
+            items.append(at.button("moves", viewer.t("seriebum.label.move"), emoji="🔀", row=2))
         return items
 
     def _panel(
@@ -180,7 +176,7 @@ class Panels(Display):
     ) -> tuple[str, list[discord.ui.Item[Any]]]:
         """What ``seat`` must decide now, as text and components; a closing line when nothing is left."""
         view = table.game.view(seat)
-        game_id, version = table.row.id, table.row.version
+        at = table.drawn_at
         actions = actions_of(view, seat)
         phase = view["phase"]
         if not actions:
@@ -190,14 +186,14 @@ class Panels(Display):
         if phase in (FLIP, FLIP_SECOND) and not (moving and "move" in actions):
             key = "seriebum.panel.flip" if phase == FLIP else "seriebum.panel.flip_second"
             return viewer.t(key, table=table.link(viewer.language, message=True)), self._flip_panel(
-                view, viewer, game_id, column
+                view, viewer, at, column
             )
         if phase in CHOICE_PROMPTS:
             prompt = viewer.t(CHOICE_PROMPTS[phase], name=viewer.name(view["pending"]["owner_seat"]))
-            return prompt, self._choice_selects(view, viewer, game_id, version, phase)
-        items = self._choice_selects(view, viewer, game_id, version, "move")
+            return prompt, self._choice_selects(view, viewer, at, phase)
+        items = self._choice_selects(view, viewer, at, "move")
         if phase == REARRANGE:
-            items.append(self._end_turn_button(game_id, viewer))
+            items.append(self._end_turn_button(at, viewer))
             return viewer.t("seriebum.panel.rearrange"), items
-        items.append(game_button(game_id, "panel", viewer.t("seriebum.label.flip"), emoji="🀄", row=4))
+        items.append(at.button("panel", viewer.t("seriebum.label.flip"), emoji="🀄", row=4))
         return viewer.t("seriebum.panel.moves_first"), items

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.adapter import GameAdapter, Rendered, Viewer, game_button
+from bot.adapter import DrawnAt, GameAdapter, Rendered, Viewer
 from bot.games.seriebum.text import (
     PANEL_BUTTONS,
     SILENT_EVENTS,
@@ -19,8 +19,8 @@ from bot.games.seriebum.text import (
     tile_label,
     tiles_text,
 )
-from bot.publisher import truncate
 from bot.render import FELT_DARK, HIGHLIGHT, INK, MIN_FONT, MUTED, PICTURE_H, PICTURE_W, Canvas, picture
+from bot.replies import truncate
 from games.core import JSON, Event
 from games.seriebum import SerieBum
 from games.seriebum.engine import FLIP, REARRANGE
@@ -60,7 +60,7 @@ SPECIAL_SHORT = {JOLLY: "J", RUBA: "R", BUM: "B!"}
 STATE_WORDS = {"up": "face_up", "seen": "seen"}  # a tile in view: how the alt text says it is
 
 
-class Display(GameAdapter):
+class SerieBumTable(GameAdapter):
     """What everyone sees: the board, the series, the table message; and each hand."""
 
     engine = SerieBum
@@ -198,7 +198,7 @@ class Display(GameAdapter):
             for index, series in enumerate(player["series"])
         ]
 
-    def table(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def table(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         embed = discord.Embed(
             title=viewer.t("seriebum.table.title", manche=view["manche"]),
             description=self._status(view, viewer),
@@ -228,7 +228,7 @@ class Display(GameAdapter):
             picture(
                 "seriebum-table.png", self.table_image, view, viewer, alt_text=self._table_alt(view, viewer)
             ),
-            self._table_items(view, viewer, game_id),
+            self._table_items(view, viewer, at),
         )
 
     def _table_alt(self, view: JSON, viewer: Viewer) -> str:
@@ -248,31 +248,30 @@ class Display(GameAdapter):
             lines.append(f"{viewer.name(player['seat'])}: " + (" · ".join(series) or "—"))
         return "\n".join(lines)
 
-    def _table_items(self, view: JSON, viewer: Viewer, game_id: int) -> list[discord.ui.Item[Any]]:
+    def _table_items(self, view: JSON, viewer: Viewer, at: DrawnAt) -> list[discord.ui.Item[Any]]:
         if view["finished"]:
             return []
         key, emoji = PANEL_BUTTONS[view["phase"]]
         items: list[discord.ui.Item[Any]] = [
-            game_button(game_id, "panel", viewer.t(key), style=discord.ButtonStyle.primary, emoji=emoji)
+            at.button("panel", viewer.t(key), style=discord.ButtonStyle.primary, emoji=emoji)
         ]
         deciding = seat_deciding(view)
         if view["phase"] == FLIP and deciding is not None and "move" in actions_of(view, deciding):
-            items.append(game_button(game_id, "moves", viewer.t("seriebum.label.move"), emoji="🔀"))
+            items.append(at.button("moves", viewer.t("seriebum.label.move"), emoji="🔀"))
         if view["phase"] == REARRANGE:
-            items.append(self._end_turn_button(game_id, viewer))
+            items.append(self._end_turn_button(at, viewer))
         return items
 
     @staticmethod
-    def _end_turn_button(game_id: int, viewer: Viewer) -> discord.ui.Button[Any]:
-        return game_button(
-            game_id,
+    def _end_turn_button(at: DrawnAt, viewer: Viewer) -> discord.ui.Button[Any]:
+        return at.button(
             "end_turn",
             viewer.t("seriebum.label.end_turn"),
             style=discord.ButtonStyle.success,
             emoji="⏭️",
         )
 
-    def hand(self, view: JSON, viewer: Viewer, game_id: int) -> Rendered:
+    def hand(self, view: JSON, viewer: Viewer, at: DrawnAt) -> Rendered:
         """A player's own series and scores (everything is public in Serie Bum!, bar covered tiles)."""
         seat = view["me"]
         player = view["players"][seat]
@@ -287,9 +286,7 @@ class Display(GameAdapter):
         items: list[discord.ui.Item[Any]] = []
         if actions_of(view, seat):
             key, emoji = PANEL_BUTTONS[view["phase"]]
-            items.append(
-                game_button(game_id, "panel", viewer.t(key), style=discord.ButtonStyle.primary, emoji=emoji)
-            )
+            items.append(at.button("panel", viewer.t(key), style=discord.ButtonStyle.primary, emoji=emoji))
         return Rendered([embed], None, items)
 
     # ------------------------------------------------------------------ events

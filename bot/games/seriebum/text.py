@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.adapter import Viewer
-from bot.publisher import truncate
 from bot.render import MARKS
+from bot.replies import truncate
 from games.core import JSON
 from games.seriebum.engine import BUM_CHOICE, FLIP, FLIP_SECOND, PLACE, REARRANGE, STEAL
 from games.seriebum.tiles import BUM, JOLLY, NUMBER, RUBA, TILE_ID, TILES
