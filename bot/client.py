@@ -28,6 +28,7 @@ from bot.replies import claim, prefer, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableService
 from bot.timers import Sleep, TimerService
+from bot.turns import TurnsButton, away_command, turns_command
 from games.core import GameError
 
 log = logging.getLogger(__name__)
@@ -112,9 +113,13 @@ class GameBot(commands.Bot):
             await self.load_extension(extension)
         for command in (help_command, leaderboard_command, stats_command, history_command, replay_command):
             self.tree.add_command(command(self))
+        self.tree.add_command(turns_command(self))
+        self.tree.add_command(away_command(self))
         self.tree.add_command(settings_group(self))
         self.tree.add_command(preferences_group(self))
-        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, ReplayButton, ReplaySelect)
+        self.add_dynamic_items(
+            LobbyButton, LobbySelect, GameButton, GameSelect, ReplayButton, ReplaySelect, TurnsButton
+        )
         await self._sync_commands()
         await self._resume_games()
 

@@ -10,20 +10,40 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from bot.i18n import LANGUAGES, duration_text, parse_duration, t
-from bot.store import SeatRow
+from bot.clock import (
+    AWAY_WINDOW,
+    DEFAULT_AWAY_DAYS,
+    DEFAULT_MOVE,
+    MAX_AWAY_DAYS,
+    MOVE_MAX,
+    MOVE_MIN,
+    Clock,
+    PlayerTime,
+    Span,
+    away_ended,
+    away_left,
+    away_span,
+    away_used,
+    check_zone,
+    current_away,
+    parse_away,
+    parse_clock,
+    parse_quiet_hours,
+)
+from bot.i18n import LANGUAGES, discord_time, duration_text, parse_duration, t
+from bot.store import GameRow, SeatRow
 from bot.store.community import CommunityStore, PlayerChoices, ServerChoices
 from games.core import GameError
 
-DEFAULT_TIMEOUT = 24 * 3600
-MIN_TIMEOUT = 60
-MAX_TIMEOUT = 7 * 24 * 3600
+DEFAULT_TIMEOUT = DEFAULT_MOVE
+MIN_TIMEOUT = MOVE_MIN
+MAX_TIMEOUT = MOVE_MAX
 # A turn's reminder comes after this share of it, in percent (0: no reminder).
 DEFAULT_REMINDER = 50
 MAX_REMINDER = 90
@@ -43,7 +63,10 @@ SERVER_SETTINGS = (
     "computers_rated",
     "stand_in",
     "computer_pause",
+    "away_days",
 )
+# The player's game options that are its clock, rather than the game's rules (``split_clock``).
+CLOCK_OPTIONS = ("turn_timeout", "clock_increment")
 
 
 def turn_timeout_seconds(text: str | None, default: int = DEFAULT_TIMEOUT) -> int:
@@ -71,6 +94,13 @@ class ServerSettings:
     computers_rated: bool
     stand_in: bool
     computer_pause: float
+    clock_increment: int | None = None
+    away_days: int = DEFAULT_AWAY_DAYS
+
+    @property
+    def clock(self) -> Clock:
+        """New games' clock: ``turn_timeout`` per move, or a bank of it with the increment."""
+        return Clock(self.turn_timeout, self.clock_increment)
 
     def kept(self) -> dict[str, Any]:
         """What a game keeps when it starts: what it needs while it runs."""
@@ -79,6 +109,7 @@ class ServerSettings:
             "computer_pause": self.computer_pause,
             "computers_rated": self.computers_rated,
             "role_id": self.role_id,
+            "away_days": self.away_days,
         }
 
 
@@ -90,6 +121,89 @@ def reminder_share(kept: Mapping[str, Any]) -> float:
 
 def computer_pause(kept: Mapping[str, Any], default: float) -> float:
     return float(kept.get("computer_pause", default))
+
+
+def kept_away_days(kept: Mapping[str, Any]) -> int:
+    """The away days per 30 days of a game's server when it started (the default for games from
+    before the setting)."""
+    return int(kept.get("away_days", DEFAULT_AWAY_DAYS))
+
+
+def away_allowance(here: int | None, games: Iterable[Mapping[str, Any]]) -> int:
+    """A player's away days: the fewest that the server they ask in (``here``; None in DMs) and
+    the servers of their running games (each game's kept settings) allow, so no server's limit
+    is escaped by asking in another; the default when none applies."""
+    allowed = [kept_away_days(kept) for kept in games]
+    if here is not None:
+        allowed.append(here)
+    return min(allowed, default=DEFAULT_AWAY_DAYS)
+
+
+def game_clock(row: GameRow) -> Clock:
+    """A game's clock, as it keeps it (see ``bot.clock.Clock``)."""
+    return Clock(row.turn_timeout, row.clock_increment)
+
+
+def player_time(seat: SeatRow) -> PlayerTime:
+    """What a seat's deadlines depend on of its player: their time zone and quiet hours (ignored
+    without a zone, or one the zone database no longer knows) and their last away span."""
+    zone = quiet = None
+    if seat.time_zone is not None and seat.quiet_hours is not None:
+        try:
+            zone, quiet = check_zone(seat.time_zone), parse_quiet_hours(seat.quiet_hours)
+        except GameError:
+            zone = quiet = None
+    away: tuple[Span, ...] = ()
+    if seat.away_from is not None and seat.away_until is not None:
+        away = (Span(seat.away_from, seat.away_until),)
+    return PlayerTime(zone, quiet, away)
+
+
+def split_clock(options: Mapping[str, int]) -> tuple[Clock | None, dict[str, int]]:
+    """A host's game options (``/preferences game_options``): their clock, if they chose one, and
+    the game's own options."""
+    rules = {name: value for name, value in options.items() if name not in CLOCK_OPTIONS}
+    if "turn_timeout" not in options:
+        return None, rules
+    return Clock(options["turn_timeout"], options.get("clock_increment")), rules
+
+
+def opening_clock(clock: str | None, turn_timeout: str | None, hosts: Clock | None, server: Clock) -> Clock:
+    """The clock of a game opening: its start command's ``clock``, else its ``turn_timeout`` (a
+    time per move), else the host's own (``split_clock``), else the server's; checked."""
+    if clock is not None:
+        return parse_clock(clock)
+    if turn_timeout is not None:
+        return Clock(turn_timeout_seconds(turn_timeout))
+    return hosts or server
+
+
+def clock_text(lang: str, clock: Clock) -> str:
+    """A clock as players read it: ``24 h``, or ``a bank of 3 d, +12 h after each move``."""
+    if clock.increment is None:
+        return duration_text(lang, clock.seconds)
+    if not clock.increment:
+        return t(lang, "time.clock.bank_only", bank=duration_text(lang, clock.seconds))
+    increment = duration_text(lang, clock.increment)
+    return t(lang, "time.clock.bank", bank=duration_text(lang, clock.seconds), increment=increment)
+
+
+def clock_line(lang: str, clock: Clock) -> str:
+    """The lobby's line about the game's clock."""
+    if clock.increment is None:
+        return t(lang, "lobby.timeout", duration=duration_text(lang, clock.seconds))
+    return t(lang, "time.lobby.clock", clock=clock_text(lang, clock))
+
+
+@dataclass(frozen=True)
+class AwayStatus:
+    """A player's away time: the span they are in (if any), the seconds spent away in the last
+    30 days and what is left of their ``allowance`` (days)."""
+
+    current: Span | None
+    used: float
+    left: float
+    allowance: int
 
 
 def rated(kept: Mapping[str, Any], seats: Sequence[SeatRow]) -> bool:
@@ -168,6 +282,8 @@ class Community:
             computers_rated=True if choices.computers_rated is None else choices.computers_rated,
             stand_in=True if choices.stand_in is None else choices.stand_in,
             computer_pause=self.robot_pause if choices.computer_pause is None else choices.computer_pause,
+            clock_increment=choices.clock_increment if choices.turn_timeout else None,
+            away_days=DEFAULT_AWAY_DAYS if choices.away_days is None else choices.away_days,
         )
         return settings, notes
 
@@ -192,6 +308,16 @@ class Community:
             await self._store().set_server(guild_id, "channels", value or None)
         elif name == "role":
             await self._store().set_server(guild_id, "role_id", value)
+        elif name in ("clock", "turn_timeout"):
+            # One clock, kept in two columns as a game keeps it; turn_timeout is its time per move.
+            clock = None if value is None else setting_clock(name, str(value))
+            await self._store().set_server_columns(
+                guild_id,
+                {
+                    "turn_timeout": None if clock is None else clock.seconds,
+                    "clock_increment": None if clock is None else clock.increment,
+                },
+            )
         elif name in SERVER_SETTINGS:
             await self._store().set_server(guild_id, name, checked_setting(name, value))
         else:
@@ -209,9 +335,39 @@ class Community:
             self._languages[user_id] = (value, time.monotonic())
         elif name in ("dm_hand", "ping"):
             value = checked_flag(value)
+        elif name == "time_zone":
+            value = None if value is None else check_zone(str(value))
+        elif name == "quiet_hours":
+            value = None if value is None else parse_quiet_hours(str(value)).text()
         elif name != "game_options":
             raise GameError("error.forged_options")
         await self._store().set_player(user_id, name, value)
+
+    # ------------------------------------------------------------------ away time
+
+    async def away_spans(self, user_id: int, now: float) -> list[Span]:
+        """The player's away spans that count now: those of the last 30 days, and the one they are in."""
+        return [Span(*span) for span in await self._store().away_spans(user_id, now - AWAY_WINDOW)]
+
+    async def allowance(self, user_id: int, guild: discord.Guild | None, guild_id: int | None) -> int:
+        """The player's away days, asked in ``guild_id`` (None: in DMs), see ``away_allowance``."""
+        here = None if guild_id is None else (await self.server(guild, guild_id))[0].away_days
+        return away_allowance(here, await self._store().running_games_settings(user_id))
+
+    async def away(self, user_id: int, now: float, allowance: int) -> AwayStatus:
+        spans = await self.away_spans(user_id, now)
+        return AwayStatus(
+            current_away(now, spans), away_used(now, spans), away_left(now, spans, allowance), allowance
+        )
+
+    async def go_away(self, user_id: int, duration: str, now: float, allowance: int) -> Span:
+        """``/away <duration>``: the span the player is now away in (one that ends now for
+        ``off``), written; refused beyond their ``allowance`` of days, nothing written."""
+        spans = await self.away_spans(user_id, now)
+        seconds = parse_away(duration)
+        span = away_ended(now, spans) if seconds is None else away_span(now, seconds, spans, allowance)
+        await self._store().set_away(user_id, span.starts, span.ends)
+        return span
 
     async def language(self, user_id: int) -> str | None:
         """The language the player chose for the bot's answers to them; None: their Discord's."""
@@ -230,6 +386,11 @@ def check_role(member: Any, role_id: int | None) -> None:
         raise GameError("settings.refused.role", role=f"<@&{role_id}>")
 
 
+def setting_clock(name: str, text: str) -> Clock:
+    """``/settings clock`` (any clock) or ``/settings turn_timeout`` (a time per move), checked."""
+    return parse_clock(text) if name == "clock" else Clock(turn_timeout_seconds(text))
+
+
 def checked_flag(value: Any) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
@@ -246,6 +407,10 @@ def checked_setting(name: str, value: Any) -> Any:
         return value
     if name == "turn_timeout":
         return turn_timeout_seconds(str(value))
+    if name == "away_days":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AWAY_DAYS:
+            raise GameError("time.error.away_days", maximum=MAX_AWAY_DAYS)
+        return value
     if name == "reminder":
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_REMINDER:
             raise GameError("settings.error.reminder", maximum=MAX_REMINDER)
@@ -273,7 +438,9 @@ def setting_text(lang: str, name: str, settings: ServerSettings) -> str:
     if name == "role":
         return t(lang, "settings.no_role") if settings.role_id is None else f"<@&{settings.role_id}>"
     if name == "turn_timeout":
-        return duration_text(lang, settings.turn_timeout)
+        return clock_text(lang, settings.clock)
+    if name == "away_days":
+        return t(lang, "time.away_days", count=settings.away_days)
     if name == "reminder":
         if settings.reminder == 0:
             return t(lang, "settings.no_reminder")
@@ -281,3 +448,21 @@ def setting_text(lang: str, name: str, settings: ServerSettings) -> str:
     if name == "computer_pause":
         return t(lang, "settings.seconds", seconds=f"{settings.computer_pause:g}")
     return t(lang, "settings.on" if getattr(settings, name) else "settings.off")
+
+
+def away_text(lang: str, away: AwayStatus) -> str:
+    """Where a player's away time stands: away until when, if they are; used and left."""
+    lines = []
+    if away.current is not None:
+        ends = away.current.ends
+        lines.append(t(lang, "time.away.until", until=discord_time(ends), relative=discord_time(ends, "R")))
+    lines.append(
+        t(
+            lang,
+            "time.away.days",
+            used=duration_text(lang, int(away.used)),
+            left=duration_text(lang, int(away.left)) if away.left >= 60 else "0",
+            days=away.allowance,
+        )
+    )
+    return "\n".join(lines)

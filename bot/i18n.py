@@ -13,6 +13,7 @@ import json
 import logging
 import string
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,12 @@ class CommandTranslator(app_commands.Translator):
 def described(key: str) -> app_commands.locale_str:
     """A command or option description, English by default and translated by key."""
     return app_commands.locale_str(CATALOG.text(DEFAULT_LANGUAGE, key), key=key)
+
+
+def discord_time(timestamp: float, style: discord.utils.TimestampStyle = "f") -> str:
+    """A date every reader sees in their own time zone and language (``<t:…:f>``; ``R``: "in 3
+    hours", for a deadline), as discord.py writes it."""
+    return discord.utils.format_dt(datetime.fromtimestamp(timestamp, UTC), style)
 
 
 def duration_text(language: str, seconds: int) -> str:

@@ -13,8 +13,8 @@ import discord
 from bot import asks, community, standins
 from bot.adapter import GameAdapter, LoadedGame, component_view
 from bot.clicks import check_origin
-from bot.community import Community, check_role, kept_role, turn_timeout_seconds
-from bot.i18n import duration_text, language_of, t
+from bot.community import Community, check_role, clock_line, game_clock, kept_role, opening_clock, split_clock
+from bot.i18n import language_of, t
 from bot.outbox import Publication
 from bot.refusals import Refusal, due_for_repost, refusal, retire
 from bot.replies import chosen_values, language, show_panel
@@ -54,7 +54,7 @@ def lobby_embed(adapter: GameAdapter, row: GameRow, seats: Sequence[SeatRow], la
     rules = {name: value for name, value in row.options.items() if name in own}
     settings = adapter.settings(rules, lang)
     settings.append(t(lang, "standins.lobby.on" if standins.enabled(row.options) else "standins.lobby.off"))
-    settings.append(t(lang, "lobby.timeout", duration=duration_text(lang, row.turn_timeout)))
+    settings.append(clock_line(lang, game_clock(row)))
     if not community.rated(row.server_settings, seats):
         settings.append(t(lang, "settings.lobby.unrated"))
     embed.add_field(name=t(lang, "lobby.settings"), value="\n".join(settings), inline=False)
@@ -198,21 +198,24 @@ class Lobbies:
         turn_timeout: str | None,
         players: Sequence[tuple[int, str, str]] = (),
         robots: Sequence[str] = (),
+        clock: str | None = None,
     ) -> None:
         """Open a lobby in the interaction's channel, or say which game already runs there;
-        ``players`` are seated after the host, then computers of the ``robots`` levels."""
+        ``players`` are seated after the host, then computers of the ``robots`` levels; its clock
+        ``clock`` (as /start takes it), else ``turn_timeout``, else the host's, else the server's."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise GameError("error.guild_only")
         # Read once, here: the game keeps what it needs of them (a change later leaves it be).
         server = await self.community.at_start(interaction)
         user = interaction.user
-        hosts = dict((await self.community.player(user.id)).game_options.get(adapter.name, {}))
-        hosts_timeout = hosts.pop("turn_timeout", None)
+        hosts_clock, hosts = split_clock(
+            (await self.community.player(user.id)).game_options.get(adapter.name, {})
+        )
         given = (
             {"stand_in": int(server.stand_in)} | hosts | {k: v for k, v in options.items() if v is not None}
         )
         resolved = adapter.engine.resolve_options(given) | resolve_table_options(given)
-        timeout = turn_timeout_seconds(turn_timeout, hosts_timeout or server.turn_timeout)
+        timing = opening_clock(clock, turn_timeout, hosts_clock, server.clock)
         channel_lang = server.language or language_of(interaction.guild_locale or interaction.locale)
         try:
             game_id = await self.tables.store.games.create_lobby(
@@ -224,7 +227,8 @@ class Lobbies:
                 host_locale=str(interaction.locale),
                 locale=channel_lang,
                 options=resolved,
-                turn_timeout=timeout,
+                turn_timeout=timing.seconds,
+                clock_increment=timing.increment,
                 seed=self.seed_source(),
                 now=discord.utils.utcnow().timestamp(),
                 players=players,
@@ -408,9 +412,10 @@ class Lobbies:
             interaction,
             self.adapters[row.kind],
             row.options,
-            f"{row.turn_timeout // 60}m",
+            None,
             players=players,
             robots=[seat.robot for seat in seats if seat.robot is not None],
+            clock=game_clock(row).text(),
         )
 
 

@@ -34,10 +34,18 @@ MAX_ID = 2**63 - 1
 
 # What a move reads of its game (see Store.snapshot).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
+# A player's last away span (they never overlap: the latest began last), by the key's index.
+LAST_AWAY = (
+    "(SELECT {column} FROM away_spans WHERE away_spans.user_id = seats.user_id"
+    " ORDER BY starts_at DESC LIMIT 1)"
+)
 # With each player's preferences, read at each move: a player's change reaches their running games.
 SEATS_QUERY = (
     "SELECT seats.*, dm_channels.channel_id AS dm_channel_id, closed_dms.closed_at AS dm_closed_at,"
-    " player_preferences.language AS preferred, player_preferences.dm_hand, player_preferences.ping"
+    " player_preferences.language AS preferred, player_preferences.dm_hand, player_preferences.ping,"
+    " player_preferences.time_zone, player_preferences.quiet_hours,"
+    f" {LAST_AWAY.format(column='starts_at')} AS away_from,"
+    f" {LAST_AWAY.format(column='ends_at')} AS away_until"
     " FROM seats"
     " LEFT JOIN dm_channels USING (user_id) LEFT JOIN closed_dms USING (user_id)"
     " LEFT JOIN player_preferences USING (user_id)"
@@ -129,8 +137,10 @@ class Games(Concern):
         now: float,
         players: Sequence[tuple[int, str, str]] = (),
         server_settings: Mapping[str, Any] | None = None,
+        clock_increment: int | None = None,
     ) -> int:
-        """A new lobby with the host seated (and, for a rematch, the other players).
+        """A new lobby with the host seated (and, for a rematch, the other players); its clock is
+        ``turn_timeout`` per move, or a bank of it with ``clock_increment`` (``bot.clock.Clock``).
 
         Raises ChannelBusy when the channel already has an open game, however close two
         starts come: the check and the insert share one write transaction, and the index of
@@ -144,8 +154,8 @@ class Games(Concern):
                     raise ChannelBusy(busy)
                 (row,) = await db.fetch(
                     "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
-                    " locale, seed, created_at, updated_at, server_settings)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)"
+                    " locale, seed, created_at, updated_at, server_settings, clock_increment)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)"
                     " RETURNING id",
                     (
                         kind,
@@ -159,6 +169,7 @@ class Games(Concern):
                         now,
                         now,
                         json.dumps(server_settings or {}),
+                        clock_increment,
                     ),
                 )
                 game_id: int = row["id"]
@@ -248,15 +259,15 @@ class Games(Concern):
         dealt: Score | None = None,
         now: float = 0.0,
     ) -> None:
-        """The lobby becomes a running game at version 1, with what its first deal must tell and
-        its computers' first memory. ``dealt``: what the deal itself scored (a Bué dealt), recorded
-        as a move's score is: the totals, feats and round totals, and when the deal decided the
-        match, the game finished (at ``now``) and rated."""
+        """The lobby becomes a running game at version 1, started at ``now``, with what its first
+        deal must tell and its computers' first memory. ``dealt``: what the deal itself scored (a
+        Bué dealt), recorded as a move's score is: the totals, feats and round totals, and when the
+        deal decided the match, the game finished (at ``now``) and rated."""
         statements = [
             Statement(
-                "UPDATE games SET status = 'running', state = ?, version = 1"
+                "UPDATE games SET status = 'running', state = ?, version = 1, started_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
-                (json.dumps(state), game_id),
+                (json.dumps(state), now, game_id),
                 changes=1,
             ),
             Statement("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,)),

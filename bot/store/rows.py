@@ -78,6 +78,9 @@ class GameRow:
     results_message_id: int | None = None
     # What the game kept of its server's settings when it started (see bot/community.py).
     server_settings: dict[str, Any] = field(default_factory=dict)
+    # With an increment, ``turn_timeout`` is each player's bank (see ``bot.clock.Clock``).
+    clock_increment: int | None = None
+    started_at: float | None = None  # when the first deal was made
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,14 @@ class SeatRow:
     dm_closed_at: float | None = None  # when a DM to its person was last refused as closed (50007)
     dm_hand: bool = True  # the player's preference: their hand by DM (else the hand button only)
     ping: bool = True  # the player's preference: pinged when it is their move (else named)
+    # Seconds left in the seat's bank when its decision began (None: the whole bank, or a time
+    # per move).
+    bank_left: float | None = None
+    # The player's time zone and quiet hours ("23-08"), and their last away span (see bot.clock).
+    time_zone: str | None = None
+    quiet_hours: str | None = None
+    away_from: float | None = None
+    away_until: float | None = None
 
     @property
     def is_robot(self) -> bool:

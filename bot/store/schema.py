@@ -264,4 +264,36 @@ MIGRATIONS: tuple[str, ...] = (
         gateway INTEGER NOT NULL
     );
     """,
+    # A game across days: time banks, quiet hours, away days, /turns (see bot/clock.py).
+    """
+    -- A game's clock: turn_timeout is the time per move, or with an increment the bank's start
+    -- (NULL: a time per move); started_at, when its first deal was made (its first decisions' start).
+    ALTER TABLE games ADD COLUMN clock_increment INTEGER;
+    ALTER TABLE games ADD COLUMN started_at DOUBLE PRECISION;
+
+    -- Seconds left in the seat's bank when its decision began (NULL: the whole bank; written with
+    -- each move of a game on a bank).
+    ALTER TABLE seats ADD COLUMN bank_left DOUBLE PRECISION;
+
+    -- A server's clock (with turn_timeout, as a game keeps it) and its players' away days per 30 days.
+    ALTER TABLE guild_settings ADD COLUMN clock_increment INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN away_days INTEGER;
+
+    -- A player's IANA time zone and quiet hours in it ('23-08').
+    ALTER TABLE player_preferences ADD COLUMN time_zone TEXT;
+    ALTER TABLE player_preferences ADD COLUMN quiet_hours TEXT;
+
+    -- Each time a player was or is away (/away, or an away day used when their time ran out):
+    -- their clocks stop meanwhile; the spans of the last 30 days count against their away days.
+    CREATE TABLE away_spans (
+        user_id BIGINT NOT NULL,
+        starts_at DOUBLE PRECISION NOT NULL,
+        ends_at DOUBLE PRECISION NOT NULL,
+        automatic INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, starts_at)
+    );
+
+    -- /turns: a player's seats still played, each joined to its game, timer and action by key.
+    CREATE INDEX seats_by_player ON seats (user_id, game_id) WHERE gone = 0;
+    """,
 )

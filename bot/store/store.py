@@ -19,6 +19,7 @@ from bot.store.rows import ALL_SHARDS, Shards
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 from bot.store.timers import TimerStore
+from bot.store.turns import Turns
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -35,7 +36,7 @@ async def open_backend(database: str) -> Backend:
 
 class Store:
     """The database, by concern: ``games``, ``outbox``, ``timers``, ``records``, ``community``,
-    ``heartbeats``, each over the same backend."""
+    ``heartbeats``, ``turns`` (a player's games across servers), each over the same backend."""
 
     def __init__(self, backend: Backend, shards: Shards = ALL_SHARDS) -> None:
         self._db = backend
@@ -45,6 +46,7 @@ class Store:
         self.records = Records(backend, shards)
         self.community = CommunityStore(backend)
         self.heartbeats = Heartbeats(backend)
+        self.turns = Turns(backend, shards)
 
     @classmethod
     async def open(cls, database: str, shards: Shards = ALL_SHARDS) -> Store:

@@ -1,0 +1,156 @@
+"""What the store keeps of time, on SQLite and PostgreSQL alike: a player's time zone, quiet hours
+and away spans (read with every seat), a server's clock and away days, a game's clock, and the
+index ``/turns`` reads a player's games from."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.store import Commit, Store
+from bot.store.community import PlayerChoices, ServerChoices
+from bot.store.turns import TURNS_QUERY
+from tests.conftest import BACKENDS, database_for
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request, tmp_path) -> str:
+    return database_for(request, tmp_path)
+
+
+@pytest.fixture
+async def store(database):
+    opened = await Store.open(database)
+    yield opened
+    await opened.close()
+
+
+async def game_of(
+    store: Store, channel: int, players: list[int], guild: int = 5, now: float = 10.0, bank: int | None = None
+) -> int:
+    """A running game of ``players`` (the first hosts), begun at ``now``, its first player to move."""
+    game_id = await store.games.create_lobby(
+        kind="rummikub",
+        guild_id=guild,
+        channel_id=channel,
+        host_id=players[0],
+        host_name=f"p{players[0]}",
+        host_locale="en",
+        locale="en",
+        options={},
+        turn_timeout=3 * 86400 if bank else 3600,
+        clock_increment=bank,
+        seed=1,
+        now=0.0,
+        server_settings={"away_days": guild},
+    )
+    for user in players[1:]:
+        await store.games.join(game_id, user, f"p{user}", "en")
+    await store.games.start(game_id, {"n": 0}, [(0, "expire", "draw,play", now + 3600)], now=now)
+    return game_id
+
+
+async def test_a_players_time_is_kept_and_read_with_every_seat_of_theirs(store):
+    await store.community.set_player(1, "time_zone", "Europe/Rome")
+    await store.community.set_player(1, "quiet_hours", "23-08")
+    await store.community.set_away(1, 100.0, 200.0)
+    await store.community.set_away(1, 500.0, 900.0)
+    await store.community.set_away(1, 500.0, 700.0)  # the same span, ended earlier
+    game_id = await game_of(store, 10, [1, 2])
+    anna, bruno = await store.games.seats(game_id)
+    assert (anna.time_zone, anna.quiet_hours, anna.away_from, anna.away_until) == (
+        "Europe/Rome",
+        "23-08",
+        500.0,
+        700.0,
+    )
+    assert (bruno.time_zone, bruno.quiet_hours, bruno.away_from, bruno.away_until) == (None,) * 4
+    assert anna.bank_left is None
+    assert (await store.community.player(1)) == PlayerChoices(time_zone="Europe/Rome", quiet_hours="23-08")
+    assert await store.community.away_spans(1, since=150.0) == [(100.0, 200.0), (500.0, 700.0)]
+    assert await store.community.away_spans(1, since=200.0) == [(500.0, 700.0)]
+    await store.community.set_away(1, 500.0, 500.0)  # ended as it began: gone
+    assert await store.community.away_spans(1, since=0.0) == [(100.0, 200.0)]
+    await store.community.set_player(1, "time_zone", None)
+    assert (await store.community.player(1)).time_zone is None
+
+
+async def test_a_servers_clock_and_away_days_and_a_games_clock(store):
+    await store.community.set_server_columns(5, {"turn_timeout": 259200, "clock_increment": 43200})
+    await store.community.set_server(5, "away_days", 3)
+    assert await store.community.server(5) == ServerChoices(
+        turn_timeout=259200, clock_increment=43200, away_days=3
+    )
+    await store.community.set_server_columns(5, {"turn_timeout": None, "clock_increment": None})
+    assert await store.community.server(5) == ServerChoices(away_days=3)
+    game_id = await game_of(store, 10, [1, 2], now=42.0, bank=43200)
+    row = await store.games.game(game_id)
+    assert row is not None
+    assert (row.turn_timeout, row.clock_increment, row.started_at) == (259200, 43200, 42.0)
+    assert await store.community.running_games_settings(1) == [{"away_days": 5}]
+
+
+async def test_turns_lists_a_players_running_games_waiting_on_them_first_longest_first(store):
+    # Anna (1) waits in two games, one of them since longer; a third waits on Bruno; a fourth is
+    # over; in a fifth she left.
+    newer = await game_of(store, 10, [1, 2], now=50.0)
+    older = await game_of(store, 11, [1, 3], guild=6, now=20.0)
+    others = await game_of(store, 12, [2, 1], now=5.0)
+    over = await game_of(store, 13, [1, 2], now=1.0)
+    left = await game_of(store, 14, [1, 2], now=1.0)
+    await store.games.commit(
+        await store.games.game(over),
+        Commit(seat=1, action={"type": "draw"}, state={}, totals=[0, 0], timers=[], finished=True, winner=1),
+        now=60.0,
+    )
+    await store.games.commit(
+        await store.games.game(left),
+        Commit(seat=0, action={"type": "leave"}, state={}, totals=[0, 0], timers=[], gone=[0]),
+        now=60.0,
+    )
+    turns = await store.turns.of_player(1)
+    assert [(turn.game_id, turn.waits_on_them) for turn in turns] == [
+        (older, True),
+        (newer, True),
+        (others, False),
+    ]
+    first = turns[0]
+    assert (first.guild_id, first.channel_id, first.seat, first.decision, first.due_at) == (
+        6,
+        11,
+        0,
+        "draw,play",
+        3620.0,
+    )
+    assert first.waiting_since == 20.0 and turns[2].next_due == 3605.0
+    # A move opens Bruno's decision in the newer game: it waits on him from the move's time.
+    await store.games.commit(
+        await store.games.game(newer),
+        Commit(
+            seat=0,
+            action={"type": "draw"},
+            state={},
+            totals=[0, 0],
+            timers=[(1, "expire", "draw,play", 9000.0)],
+            changed_decisions=[0, 1],
+        ),
+        now=70.0,
+    )
+    bruno = await store.turns.of_player(2)
+    assert [(turn.game_id, turn.waits_on_them, turn.waiting_since) for turn in bruno] == [
+        (others, True, 5.0),
+        (newer, True, 70.0),
+        (left, False, 1.0),  # Anna left it; Bruno plays on
+    ]
+    # Anna's turn there is over: it waits on others now, since the move.
+    assert [turn.game_id for turn in await store.turns.of_player(1)] == [older, others, newer]
+    assert await store.turns.of_player(99) == [] and await store.turns.of_player(2**70) == []
+    assert [logged.action for logged in await store.turns.log(newer)] == [{"type": "draw"}]
+
+
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+async def test_turns_reads_the_players_seats_from_their_index(store):
+    plan = " ".join(
+        str(row[3]) for row in await store.backend.fetch(f"EXPLAIN QUERY PLAN {TURNS_QUERY}", (1, 100))
+    )
+    assert "SEARCH seats USING INDEX seats_by_player (user_id=?)" in plan
+    assert "SCAN" not in plan
