@@ -435,13 +435,14 @@ def deadline(now: float, clock: Clock, bank_left: float | None, player: PlayerTi
     return deadline_after(now, clock.time_for(bank_left), player)
 
 
-def reminder_at(now: float, due: float, share: float, player: PlayerTime) -> float | None:
-    """When to remind a player whose decision began at ``now`` and runs out at ``due``: after the
-    share ``share`` of that time, out of their quiet hours; None when no reminder is due (a share
-    of 0) or it could only come at the deadline or after it."""
+def reminder_at(now: float, time_left: float, due: float, share: float, player: PlayerTime) -> float | None:
+    """When to remind a player whose decision began at ``now`` with ``time_left`` of their time,
+    running out at ``due``: once the share ``share`` of that time is used, out of their quiet hours
+    and away spans (as a deadline would be); None when no reminder is due (a share of 0) or it
+    could only come at the deadline or after it."""
     if share <= 0:
         return None
-    at = after_quiet(now + share * (due - now), player)
+    at = deadline_after(now, share * time_left, player)
     return at if at < due else None
 
 

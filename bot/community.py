@@ -26,15 +26,19 @@ from bot.clock import (
     Clock,
     PlayerTime,
     Span,
+    automatic_away,
     away_ended,
     away_left,
     away_span,
     away_used,
+    charged,
     check_zone,
     current_away,
+    deadline_after,
     parse_away,
     parse_clock,
     parse_quiet_hours,
+    reminder_at,
 )
 from bot.i18n import LANGUAGES, discord_time, duration_text, parse_duration, t
 from bot.store import GameRow, SeatRow
@@ -157,6 +161,24 @@ def player_time(seat: SeatRow) -> PlayerTime:
     if seat.away_from is not None and seat.away_until is not None:
         away = (Span(seat.away_from, seat.away_until),)
     return PlayerTime(zone, quiet, away)
+
+
+def decision_timers(now: float, row: GameRow, seat: SeatRow, share: float) -> tuple[float, float | None]:
+    """When a seat's decision that begins at ``now`` runs out, and when to remind its player (None:
+    no reminder): from the game's clock, the seat's bank and its player's time (the timers'
+    planner's one call for a new decision; ``share``: ``reminder_share`` of the game)."""
+    player = player_time(seat)
+    time_left = game_clock(row).time_for(seat.bank_left)
+    due = deadline_after(now, time_left, player)
+    return due, reminder_at(now, time_left, due, share, player)
+
+
+def bank_after_decision(row: GameRow, seat: SeatRow, began: float, now: float, moved: bool) -> float | None:
+    """The seat's bank once its decision, open since ``began``, is over at ``now`` (``moved``: by a
+    move of its own, the referee's on a timeout included): what the commit writes to
+    ``seats.bank_left``; None for a game on a time per move. Time away is not charged."""
+    used = charged(began, now, player_time(seat).away)
+    return game_clock(row).bank_after(seat.bank_left, used, moved)
 
 
 def split_clock(options: Mapping[str, int]) -> tuple[Clock | None, dict[str, int]]:
@@ -359,6 +381,14 @@ class Community:
         return AwayStatus(
             current_away(now, spans), away_used(now, spans), away_left(now, spans, allowance), allowance
         )
+
+    async def use_away_day(self, user_id: int, now: float, allowance: int) -> Span | None:
+        """A player's time runs out: an away day of theirs is used, if they have one left (written,
+        marked automatic), and returned; None when none is left (the timeout goes on)."""
+        span = automatic_away(now, await self.away_spans(user_id, now), allowance)
+        if span is not None:
+            await self._store().set_away(user_id, span.starts, span.ends, automatic=True)
+        return span
 
     async def go_away(self, user_id: int, duration: str, now: float, allowance: int) -> Span:
         """``/away <duration>``: the span the player is now away in (one that ends now for

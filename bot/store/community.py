@@ -143,7 +143,7 @@ class CommunityStore:
         """What each running game the player sits in kept of its server's settings (its away days)."""
         rows = await self._db.fetch(
             "SELECT games.server_settings FROM seats JOIN games ON games.id = seats.game_id"
-            " WHERE seats.user_id = ? AND seats.gone = 0 AND games.status = 'running'",
+            " WHERE seats.user_id = ? AND seats.in_play = 1 AND seats.gone = 0 AND games.status = 'running'",
             (user_id,),
         )
         return [json.loads(row["server_settings"]) for row in rows]

@@ -270,7 +270,7 @@ class Games(Concern):
                 (json.dumps(state), now, game_id),
                 changes=1,
             ),
-            Statement("UPDATE seats SET decision_since = 1 WHERE game_id = ?", (game_id,)),
+            Statement("UPDATE seats SET decision_since = 1, in_play = 1 WHERE game_id = ?", (game_id,)),
             self._robot_states_statement(game_id, robot_states or {}),
             *TimerStore.statements(game_id, timers),
         ]
@@ -290,6 +290,7 @@ class Games(Concern):
         async with self._db.transaction() as db:
             await db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
             await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await db.run([Records.out_of_play(game_id)])
 
     async def commit(self, game: GameRow, change: Commit, now: float) -> int:
         """Append the action, save the new state, totals and timers; returns the new version.
@@ -319,6 +320,8 @@ class Games(Concern):
             statements.append(Outbox.publication_statement(game.id, version, change.publication))
         if change.round_ended:
             statements.append(Records.round_totals_statement(game.id))
+        if change.finished:
+            statements.append(Records.out_of_play(game.id))
         winner = change.winner if change.finished else None
         rated = winner is not None
         if winner is not None:

@@ -44,6 +44,7 @@ class Records(Concern):
         ]
         if score.finished:
             statements.append(Statement("UPDATE games SET status = 'finished' WHERE id = ?", (game_id,)))
+            statements.append(Records.out_of_play(game_id))
         if score.round_ended:
             statements.append(Records.round_totals_statement(game_id))
         winner = score.winner if score.finished else None
@@ -51,6 +52,12 @@ class Records(Concern):
             statements += Records.results_statements(game_id, winner, Commit.stand_in_name, now, score.rated)
         rated = winner is not None
         return statements, rated
+
+    @staticmethod
+    def out_of_play(game_id: int) -> Statement:
+        """The game is over (finished or aborted): its seats leave ``/turns``' index. Written with
+        every change of a running game's status (``/turns`` checks the games' status even so)."""
+        return Statement("UPDATE seats SET in_play = 0 WHERE game_id = ?", (game_id,))
 
     @staticmethod
     def feats_statement(game_id: int, feats: Sequence[tuple[int, str]]) -> Statement:

@@ -274,6 +274,9 @@ MIGRATIONS: tuple[str, ...] = (
     -- Seconds left in the seat's bank when its decision began (NULL: the whole bank; written with
     -- each move of a game on a bank).
     ALTER TABLE seats ADD COLUMN bank_left DOUBLE PRECISION;
+    -- 1 while the seat's game runs (set as it starts, cleared as it ends): what /turns' index holds.
+    ALTER TABLE seats ADD COLUMN in_play INTEGER NOT NULL DEFAULT 0;
+    UPDATE seats SET in_play = 1 WHERE game_id IN (SELECT id FROM games WHERE status = 'running');
 
     -- A server's clock (with turn_timeout, as a game keeps it) and its players' away days per 30 days.
     ALTER TABLE guild_settings ADD COLUMN clock_increment INTEGER;
@@ -293,7 +296,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, starts_at)
     );
 
-    -- /turns: a player's seats still played, each joined to its game, timer and action by key.
-    CREATE INDEX seats_by_player ON seats (user_id, game_id) WHERE gone = 0;
+    -- /turns: a player's seats in running games, each joined to its game, timer and action by key.
+    CREATE INDEX seats_in_play ON seats (user_id, game_id) WHERE in_play = 1 AND gone = 0;
     """,
 )

@@ -23,10 +23,10 @@ WAITING_SINCE = (
 # answer can show and step through.
 MOST_TURNS = 100
 
-# From the player's seats still played (the partial index ``seats_by_player``), each joined by key
-# to its game (kept if running), its expiry timer (the decision waiting on the seat, and its
-# deadline) and the action that opened the decision (when it began). The player's finished games
-# are passed over in the index's order, one key lookup each; no other game is read.
+# From the player's seats in running games (the partial index ``seats_in_play``: finished games
+# and those they left are not in it), each joined by key to its game (its status checked again),
+# its expiry timer (the decision waiting on the seat, and its deadline) and the action that opened
+# the decision (when it began). No other seat, and no other game, is read.
 TURNS_QUERY = (
     "SELECT games.id AS game_id, games.kind, games.guild_id, games.channel_id, games.message_id,"
     " seats.seat, seats.stand_in, timers.decision, timers.due_at,"
@@ -36,7 +36,7 @@ TURNS_QUERY = (
     " FROM seats JOIN games ON games.id = seats.game_id"
     " LEFT JOIN timers ON timers.game_id = seats.game_id AND timers.seat = seats.seat"
     " AND timers.kind = 'expire'"
-    " WHERE seats.user_id = ? AND seats.gone = 0 AND games.status = 'running'"
+    " WHERE seats.user_id = ? AND seats.in_play = 1 AND seats.gone = 0 AND games.status = 'running'"
     " ORDER BY timers.due_at IS NULL, waiting_since, games.id"
     " LIMIT ?"
 )

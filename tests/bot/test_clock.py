@@ -249,18 +249,20 @@ def test_without_a_zone_quiet_hours_change_nothing():
     assert not is_quiet(at("2025-06-01 02:00"), player)
 
 
-def test_a_reminder_comes_out_of_quiet_hours_or_not_at_all():
+def test_a_reminder_comes_once_the_share_of_the_time_is_used_out_of_quiet_hours_or_not_at_all():
     now = at("2025-06-01 18:00")  # 20:00 in Rome
     due = deadline(now, Clock(12 * HOUR), None, ROME)
     assert due == at("2025-06-02 06:00")  # 06:00 UTC is 08:00 in Rome, quiet hours over
-    # Half of that wait is 02:00 in Rome: the reminder would come with the deadline, so none comes.
-    assert reminder_at(now, due, 0.5, ROME) is None
-    assert reminder_at(now, due, 0.2, ROME) == now + 0.2 * (due - now)
-    assert reminder_at(now, due, 0, ROME) is None
-    evening = at("2025-06-01 08:00")
-    assert reminder_at(evening, deadline(evening, Clock(DAY), None, ROME), 0.5, ROME) == at(
-        "2025-06-01 20:00"
-    )
+    # Half of the 12 hours is 02:00 in Rome: it would come with the deadline, so none comes.
+    assert reminder_at(now, 12 * HOUR, due, 0.5, ROME) is None
+    assert reminder_at(now, 12 * HOUR, due, 0.2, ROME) == now + 0.2 * 12 * HOUR
+    assert reminder_at(now, 12 * HOUR, due, 0, ROME) is None
+    # Four hours from 20:00: the deadline moves to 08:00, the reminder stays at 22:00.
+    short = deadline(now, Clock(4 * HOUR), None, ROME)
+    assert short == due and reminder_at(now, 4 * HOUR, short, 0.5, ROME) == now + 2 * HOUR
+    # Away meanwhile: the reminder waits for the player's return, as the clock does.
+    away = ROME.away_with(Span(now + 30 * MINUTE, now + 90 * MINUTE))
+    assert reminder_at(now, 2 * HOUR, deadline(now, Clock(2 * HOUR), None, away), 0.5, away) == now + 2 * HOUR
 
 
 # ---------------------------------------------------------------------- away spans
@@ -396,13 +398,17 @@ def players(draw: st.DrawFn, now: float) -> PlayerTime:
 
 @settings(max_examples=400, deadline=None)
 @given(data=st.data(), now=NOW, left=st.integers(0, 30 * DAY))
-def test_a_deadline_is_never_early_quiet_or_away_and_never_charges_away_time(data, now, left):
+def test_a_deadline_or_reminder_is_never_early_quiet_or_away_and_never_charges_away_time(data, now, left):
     player = data.draw(players(now))
     due = deadline_after(now, left, player)
     assert due >= now
     assert not is_quiet(due, player)
     assert not any(span.holds(due) for span in player.away)
     assert charged(now, due, player.away) >= left - 1e-6
+    reminder = reminder_at(now, left, due, data.draw(st.floats(0.05, 0.95)), player)
+    if reminder is not None:
+        assert now <= reminder < due and not is_quiet(reminder, player)
+        assert not any(span.holds(reminder) for span in player.away)
 
 
 @settings(max_examples=300, deadline=None)

@@ -4,9 +4,14 @@ index ``/turns`` reads a player's games from."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
 import pytest
 
-from bot.store import Commit, Store
+from bot.clock import DAY, Span
+from bot.community import Community, bank_after_decision, decision_timers
+from bot.store import Commit, GameRow, Score, SeatRow, Store
 from bot.store.community import PlayerChoices, ServerChoices
 from bot.store.turns import TURNS_QUERY
 from tests.conftest import BACKENDS, database_for
@@ -152,5 +157,73 @@ async def test_turns_reads_the_players_seats_from_their_index(store):
     plan = " ".join(
         str(row[3]) for row in await store.backend.fetch(f"EXPLAIN QUERY PLAN {TURNS_QUERY}", (1, 100))
     )
-    assert "SEARCH seats USING INDEX seats_by_player (user_id=?)" in plan
+    assert "SEARCH seats USING INDEX seats_in_play (user_id=?)" in plan
     assert "SCAN" not in plan
+
+
+async def test_an_away_day_used_when_time_runs_out_is_written_while_some_is_left(store):
+    community = Community(lambda: store.community, robot_pause=1.0)
+    now = 100 * DAY
+    assert await community.use_away_day(1, now, 2) == Span(now, now + DAY)
+    assert await community.use_away_day(1, now + DAY, 2) == Span(now + DAY, now + 2 * DAY)
+    assert await community.use_away_day(1, now + 2 * DAY, 2) is None  # both days used
+    assert await store.community.away_spans(1, since=0.0) == [(now, now + DAY), (now + DAY, now + 2 * DAY)]
+    rows = await store.backend.fetch("SELECT automatic FROM away_spans")
+    assert [row[0] for row in rows] == [1, 1]
+
+
+def test_the_planners_and_the_commits_calls_for_a_seat():
+    row = GameRow(
+        id=1, kind="bue", guild_id=5, channel_id=10, host_id=1, status="running", options={},
+        turn_timeout=3 * DAY, locale="en", seed=1, state=None, version=3, message_id=None,
+        clock_increment=12 * 3600,
+    )  # fmt: skip
+    now = datetime(2025, 6, 1, 19, 0, tzinfo=UTC).timestamp()  # 21:00 in Rome
+    seat = SeatRow(
+        seat=0, user_id=1, name="anna", locale="en", total=0, gone=False, dm_notice_sent=False,
+        bank_left=2 * 3600, time_zone="Europe/Rome", quiet_hours="23-08",
+    )  # fmt: skip
+    # Two hours of bank from 21:00 end at 23:00, quiet: at 08:00; half of them, at 22:00.
+    assert decision_timers(now, row, seat, 0.5) == (now + 11 * 3600, now + 3600)
+    # A day away in the middle of a three-day wait is not charged: two days of it are.
+    away = replace(seat, bank_left=None, away_from=now + DAY, away_until=now + 2 * DAY)
+    assert bank_after_decision(row, away, now, now + 3 * DAY, moved=True) == DAY + 12 * 3600
+    assert bank_after_decision(replace(row, clock_increment=None), away, now, now + DAY, moved=True) is None
+    # Without a zone, nothing moves.
+    assert decision_timers(now, row, replace(seat, time_zone=None), 0) == (now + 2 * 3600, None)
+
+
+async def test_a_game_leaves_the_index_of_turns_when_it_ends_however_it_ends(store):
+    finished, aborted, running = [await game_of(store, channel, [1, 2]) for channel in (10, 11, 12)]
+    in_play = "SELECT game_id, MIN(in_play), MAX(in_play) FROM seats GROUP BY game_id ORDER BY game_id"
+    assert [tuple(row) for row in await store.backend.fetch(in_play)] == [
+        (finished, 1, 1),
+        (aborted, 1, 1),
+        (running, 1, 1),
+    ]
+    lobby = await store.games.create_lobby(
+        kind="bue", guild_id=5, channel_id=13, host_id=1, host_name="anna", host_locale="en",
+        locale="en", options={}, turn_timeout=60, seed=1, now=0.0,
+    )  # fmt: skip
+    await store.games.commit(
+        await store.games.game(finished),
+        Commit(seat=0, action={"type": "draw"}, state={}, totals=[0, 0], timers=[], finished=True, winner=0),
+        now=5.0,
+    )
+    await store.games.end(aborted, "aborted")
+    # A deal that decides the match (a Bué dealt) ends it as it starts.
+    dealt = await store.games.create_lobby(
+        kind="bue", guild_id=5, channel_id=14, host_id=1, host_name="anna", host_locale="en",
+        locale="en", options={}, turn_timeout=60, seed=1, now=0.0,
+    )  # fmt: skip
+    await store.games.join(dealt, 2, "bruno", "en")
+    await store.games.start(dealt, {}, [], dealt=Score([110, 0], finished=True, winner=0), now=1.0)
+    rows = await store.backend.fetch(in_play)
+    assert [tuple(row) for row in rows] == [
+        (finished, 0, 0),
+        (aborted, 0, 0),
+        (running, 1, 1),
+        (lobby, 0, 0),
+        (dealt, 0, 0),
+    ]
+    assert [turn.game_id for turn in await store.turns.of_player(1)] == [running]
