@@ -161,14 +161,24 @@ class CommunityStore:
     async def set_away(self, user_id: int, starts: float, ends: float, *, automatic: bool = False) -> None:
         """The player is away from ``starts`` to ``ends``: a new span, or the one that began at
         ``starts`` ended anew (an ``/away`` while away, or ``/away off``). A span ended as it began
-        is gone."""
-        if ends <= starts:
-            await self._db.execute(
-                "DELETE FROM away_spans WHERE user_id = ? AND starts_at = ?", (user_id, starts)
+        is gone. The player's last span is kept with their preferences too, in the same
+        transaction (the seats' read takes it from there)."""
+        async with self._db.transaction() as db:
+            if ends <= starts:
+                await db.execute(
+                    "DELETE FROM away_spans WHERE user_id = ? AND starts_at = ?", (user_id, starts)
+                )
+            else:
+                await db.execute(
+                    "INSERT INTO away_spans (user_id, starts_at, ends_at, automatic) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (user_id, starts_at) DO UPDATE SET ends_at = excluded.ends_at",
+                    (user_id, starts, ends, int(automatic)),
+                )
+            last = "(SELECT {} FROM away_spans WHERE user_id = ? ORDER BY starts_at DESC LIMIT 1)"
+            await db.execute(
+                f"INSERT INTO player_preferences (user_id, away_from, away_until)"
+                f" VALUES (?, {last.format('starts_at')}, {last.format('ends_at')})"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET away_from = excluded.away_from, away_until = excluded.away_until",
+                (user_id, user_id, user_id),
             )
-            return
-        await self._db.execute(
-            "INSERT INTO away_spans (user_id, starts_at, ends_at, automatic) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (user_id, starts_at) DO UPDATE SET ends_at = excluded.ends_at",
-            (user_id, starts, ends, int(automatic)),
-        )

@@ -34,18 +34,12 @@ MAX_ID = 2**63 - 1
 
 # What a move reads of its game (see Store.snapshot).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
-# A player's last away span (they never overlap: the latest began last), by the key's index.
-LAST_AWAY = (
-    "(SELECT {column} FROM away_spans WHERE away_spans.user_id = seats.user_id"
-    " ORDER BY starts_at DESC LIMIT 1)"
-)
 # With each player's preferences, read at each move: a player's change reaches their running games.
 SEATS_QUERY = (
     "SELECT seats.*, dm_channels.channel_id AS dm_channel_id, closed_dms.closed_at AS dm_closed_at,"
     " player_preferences.language AS preferred, player_preferences.dm_hand, player_preferences.ping,"
     " player_preferences.time_zone, player_preferences.quiet_hours,"
-    f" {LAST_AWAY.format(column='starts_at')} AS away_from,"
-    f" {LAST_AWAY.format(column='ends_at')} AS away_until"
+    " player_preferences.away_from, player_preferences.away_until"
     " FROM seats"
     " LEFT JOIN dm_channels USING (user_id) LEFT JOIN closed_dms USING (user_id)"
     " LEFT JOIN player_preferences USING (user_id)"

@@ -282,9 +282,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE guild_settings ADD COLUMN clock_increment INTEGER;
     ALTER TABLE guild_settings ADD COLUMN away_days INTEGER;
 
-    -- A player's IANA time zone and quiet hours in it ('23-08').
+    -- A player's IANA time zone and quiet hours in it ('23-08'); and their last away span, as the
+    -- away_spans table has it, for the seats' read at each move (one join, no further lookup).
     ALTER TABLE player_preferences ADD COLUMN time_zone TEXT;
     ALTER TABLE player_preferences ADD COLUMN quiet_hours TEXT;
+    ALTER TABLE player_preferences ADD COLUMN away_from DOUBLE PRECISION;
+    ALTER TABLE player_preferences ADD COLUMN away_until DOUBLE PRECISION;
 
     -- Each time a player was or is away (/away, or an away day used when their time ran out):
     -- their clocks stop meanwhile; the spans of the last 30 days count against their away days.
