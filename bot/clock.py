@@ -129,7 +129,7 @@ class Clock:
         return self.increment is not None
 
     def text(self) -> str:
-        """As players type it: ``24h``, ``3d+12h``."""
+        """As players type it: ``1d``, ``30m``, ``3d+12h``."""
         if self.increment is None:
             return compact(self.seconds)
         return f"{compact(self.seconds)}+{compact(self.increment)}"

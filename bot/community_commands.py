@@ -22,16 +22,14 @@ from bot.community import (
     SERVER_SETTINGS,
     Community,
     ServerSettings,
-    away_text,
     can_manage,
     setting_text,
-    split_clock,
-    turn_timeout_seconds,
 )
 from bot.i18n import LANGUAGES, described, duration_text, t
 from bot.records import game_choices
 from bot.replies import language, prefer, reply
 from bot.store.community import PlayerChoices
+from bot.timekeeping import away_text, split_clock, turn_timeout_seconds
 from games.core import GameError, resolve_table_options
 
 # A language choice naming Discord's own (a setting or preference back to its default).
@@ -241,7 +239,7 @@ def parse_game_options(adapter: GameAdapter, text: str) -> dict[str, int]:
     resolved = engine.resolve_options(given) | resolve_table_options(given)
     chosen = {name: resolved[name] for name in given}
     if clock is not None:
-        # Kept as a game keeps its clock (``bot.community.split_clock`` reads it back).
+        # Kept as a game keeps its clock (``bot.timekeeping.split_clock`` reads it back).
         chosen["turn_timeout"] = clock.seconds
         if clock.increment is not None:
             chosen["clock_increment"] = clock.increment

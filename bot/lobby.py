@@ -13,13 +13,14 @@ import discord
 from bot import asks, community, standins
 from bot.adapter import GameAdapter, LoadedGame, component_view
 from bot.clicks import check_origin
-from bot.community import Community, check_role, clock_line, game_clock, kept_role, opening_clock, split_clock
+from bot.community import Community, check_role, kept_role
 from bot.i18n import language_of, t
 from bot.outbox import Publication
 from bot.refusals import Refusal, due_for_repost, refusal, retire
 from bot.replies import chosen_values, language, show_panel
 from bot.store import ChannelBusy, GameRow, Score, SeatRow
 from bot.tables import TableService
+from bot.timekeeping import clock_line, game_clock, opening_clock, split_clock
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
 

@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import standins
 from bot.adapter import GameAdapter, Links, Viewer
 from bot.clock import AWAY_OFF
-from bot.community import Community, away_text
+from bot.community import Community
 from bot.i18n import described, discord_time, t
 from bot.recap import recap, steps_since_own_move
 from bot.records import game_title
@@ -28,6 +28,7 @@ from bot.replays import MatchRecord
 from bot.replies import Matched, language, reply, show_panel
 from bot.store import Store
 from bot.store.turns import Turn
+from bot.timekeeping import away_text
 from games.core import GameError
 
 TEMPLATE = r"turns:(?P<user>\d{1,19}):(?P<game>\d{1,19}):(?P<which>[nr])"

@@ -10,10 +10,11 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.clock import DAY, Span
-from bot.community import Community, bank_after_decision, decision_timers
+from bot.community import Community
 from bot.store import Commit, GameRow, Score, SeatRow, Store
 from bot.store.community import PlayerChoices, ServerChoices
 from bot.store.turns import TURNS_QUERY
+from bot.timekeeping import bank_after_decision, decision_timers
 from tests.conftest import BACKENDS, database_for
 
 

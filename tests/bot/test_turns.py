@@ -101,6 +101,15 @@ async def test_turns_lists_every_server_longest_waiting_first_and_next_steps_to_
     assert "**bruno** drew a tile" in text_of(recap) and "You drew" not in text_of(recap)
 
 
+async def test_turns_buttons_work_after_a_restart(simcord_env, database, make_bot):
+    anna, _, second, _ = await three_games(simcord_env, database)
+    answer = await anna.user.slash("turns")
+    await simcord_env.restart_bot(make_bot())
+    after = await anna.user.click(answer.response, label="Next")
+    assert private(after) and "2/3" in after.response.content
+    assert f"<#{second.channel.id}>" in after.response.content
+
+
 async def test_a_forged_or_someone_elses_turns_button_is_refused_privately(simcord_env, database):
     anna, first, second, _ = await three_games(simcord_env, database)
     answer = await first.members[0].slash(first.channel, "turns")
