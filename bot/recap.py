@@ -9,7 +9,6 @@ and each position's events are worded by the game's adapter for the player's sea
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,8 +16,6 @@ from bot.adapter import GameAdapter, Viewer
 from bot.replays import MatchRecord, Step, replayed, step_lines
 from bot.store.turns import Logged
 from games.core import BACK, STAND_IN
-
-log = logging.getLogger(__name__)
 
 # The most lines a recap shows: the latest ones, then how many came before them.
 RECAP_LINES = 5
