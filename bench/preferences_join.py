@@ -1,6 +1,7 @@
 """The seats' read with each player's preferences (``SEATS_QUERY``: read at every move, so a
-player's change reaches their running games), against the same read without the preferences
-join (the reference, as it was before ``/preferences``), on SQLite, the default database.
+player's change reaches their running games; their time zone, quiet hours and last away span
+too), against the same read without them (the reference, as it was before ``/preferences``), on
+SQLite, the default database.
 
 A two-seat game; the read timed with no preferences stored, then with ``--players`` stored
 (the game's two players among them, so the join finds theirs). The reads take turns within each
@@ -24,9 +25,12 @@ from bot.store import Store
 from bot.store.games import SEATS_QUERY
 
 REFERENCE = "without the join (reference)"
-WITHOUT_PREFERENCES = SEATS_QUERY.replace(
-    ", player_preferences.language AS preferred, player_preferences.dm_hand, player_preferences.ping", ""
-).replace(" LEFT JOIN player_preferences USING (user_id)", "")
+# The seats' read as it was before /preferences (and the players' time zones and away spans).
+WITHOUT_PREFERENCES = (
+    "SELECT seats.*, dm_channels.channel_id AS dm_channel_id, closed_dms.closed_at AS dm_closed_at"
+    " FROM seats LEFT JOIN dm_channels USING (user_id) LEFT JOIN closed_dms USING (user_id)"
+    " WHERE game_id = ? ORDER BY seat"
+)
 
 
 async def reads_per_second(store: Store, sql: str, game_id: int, seconds: float) -> float:

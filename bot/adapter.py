@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Protocol
 
 import discord
 
-from bot.i18n import language_of, t
+from bot.i18n import discord_time, language_of, t
 from bot.model import GameRules, Lobby, Match
 from bot.replies import language
 from bot.standins import NAME
@@ -331,6 +331,9 @@ class GameAdapter(GameRules, ABC):
         for key, value in raw.items():
             if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
                 params[key] = viewer.name(value)
+            elif key.endswith("_at") and isinstance(value, int | float):
+                # A time: the date, and how far off, as each reader's clock shows them.
+                params[key] = f"{discord_time(value)} ({discord_time(value, 'R')})"
             elif key in self.code_params and isinstance(value, str):
                 params[key] = self.label(value, viewer)
             elif key in self.code_params and isinstance(value, list):

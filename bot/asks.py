@@ -109,7 +109,7 @@ class InteractionAsker:
                 message is None
                 or message.id != table.row.message_id
                 or (response.is_done() and not deferred_update)
-                or due_for_repost(message.id, discord.utils.utcnow().timestamp())
+                or due_for_repost(message.id, discord.utils.utcnow().timestamp(), table.row.messages_after)
             ):
                 return None
             body["attachments"] = [picture.file] if picture.file else []

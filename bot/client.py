@@ -30,14 +30,15 @@ from bot.replies import ANSWERABLE, claim, make_sure_answered, prefer, report_er
 from bot.store import Store
 from bot.tables import TableService
 from bot.timers import Sleep, TimerService
+from bot.turns import TurnsButton, away_command, turns_command
 from games.core import GameError
 
 log = logging.getLogger(__name__)
 
-# Everything happens through interactions: the bot needs its guilds and channels, and none of
-# the message, typing, reaction or voice events that would otherwise be parsed for every chat line
-# in every server.
-INTENTS = discord.Intents(guilds=True)
+# Everything happens through interactions: the bot needs its guilds and channels, and that a
+# message was posted in a server's channel (its content empty: no privileged intent), to count
+# those under a game's table (``bot.traffic``); none of the typing, reaction or voice events.
+INTENTS = discord.Intents(guilds=True, guild_messages=True)
 
 # How long a handler of ours has to take an interaction before the bot answers it itself: Discord
 # waits three seconds for the first answer.
@@ -106,9 +107,11 @@ class GameBot(commands.Bot):
             await self.load_extension(extension)
         for command in (help_command, leaderboard_command, stats_command, history_command, replay_command):
             self.tree.add_command(command(self))
+        self.tree.add_command(turns_command(self))
+        self.tree.add_command(away_command(self))
         self.tree.add_command(settings_group(self))
         self.tree.add_command(preferences_group(self))
-        self.add_dynamic_items(*COMPONENTS, ReplayButton, ReplaySelect)
+        self.add_dynamic_items(*COMPONENTS, ReplayButton, ReplaySelect, TurnsButton)
         if self.settings.dev_guild_id is not None:
             # The test server gets every command as its own too (Discord shows them there at once).
             self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
@@ -196,6 +199,12 @@ class GameBot(commands.Bot):
             await make_sure_answered(interaction)
         except Exception as error:
             await report_error(interaction, error)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A message in a server's channel, anyone's (the bot's own included): one more under the
+        table of the channel's game, if it has one. Nothing else reads messages."""
+        if message.guild is not None:
+            await self.tables.message_posted(message.channel.id, message.id)
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
         """A command that returned without answering is answered all the same."""

@@ -132,7 +132,8 @@ def optional(name: str, annotation: Any) -> inspect.Parameter:
 
 
 def start_callback(services: Services, adapter: GameAdapter) -> Callable[..., Coroutine[Any, Any, None]]:
-    """``/<game> start``: the game's ``start_options``, then the turn timeout; opens the lobby.
+    """``/<game> start``: the game's ``start_options``, then the clock (a turn timeout, or any clock);
+    opens the lobby.
 
     discord.py reads each option's type, range and description from the callback when the command
     is made, so the callback's signature is built here, from the engine's options.
@@ -141,6 +142,7 @@ def start_callback(services: Services, adapter: GameAdapter) -> Callable[..., Co
     async def start(
         interaction: discord.Interaction,
         turn_timeout: str | None = None,
+        clock: str | None = None,
         computers: int | None = None,
         computer_level: str | None = None,
         **options: int | None,
@@ -157,6 +159,7 @@ def start_callback(services: Services, adapter: GameAdapter) -> Callable[..., Co
             # str(): a forged interaction may send any JSON type for the option.
             None if turn_timeout is None else str(turn_timeout),
             robots=[level] * min(max(count, 0), adapter.engine.max_players - 1),
+            clock=None if clock is None else str(clock),
         )
 
     engine_options = {option.name: option for option in adapter.engine.options}
@@ -168,6 +171,7 @@ def start_callback(services: Services, adapter: GameAdapter) -> Callable[..., Co
             *(optional(name, option_type(engine_options[name])) for name in adapter.start_options),
             *(optional(option.name, option_type(option)) for option in TABLE_OPTIONS),
             optional("turn_timeout", str),
+            optional("clock", str),
             optional("computers", app_commands.Range[int, 0, adapter.engine.max_players - 1]),
             optional("computer_level", str),
         ]
@@ -176,6 +180,7 @@ def start_callback(services: Services, adapter: GameAdapter) -> Callable[..., Co
         **adapter.start_options,
         **{option.name: f"cmd.option.{option.name}" for option in TABLE_OPTIONS},
         "turn_timeout": "cmd.option.turn_timeout",
+        "clock": "cmd.option.clock",
         "computers": "cmd.option.computers",
         "computer_level": "cmd.option.computer_level",
     }

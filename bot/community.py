@@ -17,13 +17,28 @@ from typing import Any
 import discord
 
 from bot import model
-from bot.i18n import LANGUAGES, duration_text, parse_duration, t
+from bot.clock import (
+    AWAY_WINDOW,
+    DEFAULT_AWAY_DAYS,
+    DEFAULT_MOVE,
+    MAX_AWAY_DAYS,
+    Clock,
+    Span,
+    away_ended,
+    away_left,
+    away_span,
+    away_used,
+    check_zone,
+    current_away,
+    parse_away,
+    parse_quiet_hours,
+)
+from bot.i18n import LANGUAGES, t
 from bot.store.community import CommunityStore, PlayerChoices, ServerChoices
+from bot.time_text import clock_text
+from bot.timekeeping import AwayStatus, away_allowance, setting_clock, turn_timeout_seconds
 from games.core import GameError
 
-DEFAULT_TIMEOUT = 24 * 3600
-MIN_TIMEOUT = 60
-MAX_TIMEOUT = 7 * 24 * 3600
 # A turn's reminder comes after this share of it, in percent (0: no reminder).
 DEFAULT_REMINDER = model.DEFAULT_REMINDER
 MAX_REMINDER = 90
@@ -43,20 +58,8 @@ SERVER_SETTINGS = (
     "computers_rated",
     "stand_in",
     "computer_pause",
+    "away_days",
 )
-
-
-def turn_timeout_seconds(text: str | None, default: int = DEFAULT_TIMEOUT) -> int:
-    """A turn timeout as players type it ("12h"), checked; ``default`` when none is given."""
-    if text is None:
-        return default
-    try:
-        seconds = parse_duration(text)
-    except ValueError:
-        raise GameError("error.timeout_unreadable", text=text) from None
-    if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
-        raise GameError("error.timeout_range")
-    return seconds
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,13 @@ class ServerSettings:
     computers_rated: bool
     stand_in: bool
     computer_pause: float
+    clock_increment: int | None = None
+    away_days: int = DEFAULT_AWAY_DAYS
+
+    @property
+    def clock(self) -> Clock:
+        """New games' clock: ``turn_timeout`` per move, or a bank of it with the increment."""
+        return Clock(self.turn_timeout, self.clock_increment)
 
     def kept(self) -> dict[str, Any]:
         """What a game keeps when it starts: what it needs while it runs."""
@@ -79,6 +89,7 @@ class ServerSettings:
             "computer_pause": self.computer_pause,
             "computers_rated": self.computers_rated,
             "role_id": self.role_id,
+            "away_days": self.away_days,
         }
 
 
@@ -142,11 +153,13 @@ class Community:
             language=choices.language,
             channels=tuple(channels),
             role_id=role,
-            turn_timeout=choices.turn_timeout or DEFAULT_TIMEOUT,
+            turn_timeout=choices.turn_timeout or DEFAULT_MOVE,
             reminder=DEFAULT_REMINDER if choices.reminder is None else choices.reminder,
             computers_rated=True if choices.computers_rated is None else choices.computers_rated,
             stand_in=True if choices.stand_in is None else choices.stand_in,
             computer_pause=self.robot_pause if choices.computer_pause is None else choices.computer_pause,
+            clock_increment=choices.clock_increment if choices.turn_timeout else None,
+            away_days=DEFAULT_AWAY_DAYS if choices.away_days is None else choices.away_days,
         )
         return settings, notes
 
@@ -171,6 +184,16 @@ class Community:
             await self._store().set_server(guild_id, "channels", value or None)
         elif name == "role":
             await self._store().set_server(guild_id, "role_id", value)
+        elif name in ("clock", "turn_timeout"):
+            # One clock, kept in two columns as a game keeps it; turn_timeout is its time per move.
+            clock = None if value is None else setting_clock(name, str(value))
+            await self._store().set_server_columns(
+                guild_id,
+                {
+                    "turn_timeout": None if clock is None else clock.seconds,
+                    "clock_increment": None if clock is None else clock.increment,
+                },
+            )
         elif name in SERVER_SETTINGS:
             await self._store().set_server(guild_id, name, checked_setting(name, value))
         else:
@@ -188,9 +211,39 @@ class Community:
             self._languages[user_id] = (value, time.monotonic())
         elif name in ("dm_hand", "ping"):
             value = checked_flag(value)
+        elif name == "time_zone":
+            value = None if value is None else check_zone(str(value))
+        elif name == "quiet_hours":
+            value = None if value is None else parse_quiet_hours(str(value)).text()
         elif name != "game_options":
             raise GameError("error.forged_options")
         await self._store().set_player(user_id, name, value)
+
+    # ------------------------------------------------------------------ away time
+
+    async def away_spans(self, user_id: int, now: float) -> list[Span]:
+        """The player's away spans that count now: those of the last 30 days, and the one they are in."""
+        return [Span(*span) for span in await self._store().away_spans(user_id, now - AWAY_WINDOW)]
+
+    async def allowance(self, user_id: int, guild: discord.Guild | None, guild_id: int | None) -> int:
+        """The player's away days, asked in ``guild_id`` (None: in DMs), see ``away_allowance``."""
+        here = None if guild_id is None else (await self.server(guild, guild_id))[0].away_days
+        return away_allowance(here, await self._store().running_games_settings(user_id))
+
+    async def away(self, user_id: int, now: float, allowance: int) -> AwayStatus:
+        spans = await self.away_spans(user_id, now)
+        return AwayStatus(
+            current_away(now, spans), away_used(now, spans), away_left(now, spans, allowance), allowance
+        )
+
+    async def go_away(self, user_id: int, duration: str, now: float, allowance: int) -> Span:
+        """``/away <duration>``: the span the player is now away in (one that ends now for
+        ``off``), written; refused beyond their ``allowance`` of days, nothing written."""
+        spans = await self.away_spans(user_id, now)
+        seconds = parse_away(duration)
+        span = away_ended(now, spans) if seconds is None else away_span(now, seconds, spans, allowance)
+        await self._store().set_away(user_id, span.starts, span.ends)
+        return span
 
     async def language(self, user_id: int) -> str | None:
         """The language the player chose for the bot's answers to them; None: their Discord's."""
@@ -225,6 +278,10 @@ def checked_setting(name: str, value: Any) -> Any:
         return value
     if name == "turn_timeout":
         return turn_timeout_seconds(str(value))
+    if name == "away_days":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AWAY_DAYS:
+            raise GameError("time.error.away_days", maximum=MAX_AWAY_DAYS)
+        return value
     if name == "reminder":
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_REMINDER:
             raise GameError("settings.error.reminder", maximum=MAX_REMINDER)
@@ -252,7 +309,9 @@ def setting_text(lang: str, name: str, settings: ServerSettings) -> str:
     if name == "role":
         return t(lang, "settings.no_role") if settings.role_id is None else f"<@&{settings.role_id}>"
     if name == "turn_timeout":
-        return duration_text(lang, settings.turn_timeout)
+        return clock_text(lang, settings.clock)
+    if name == "away_days":
+        return t(lang, "time.away_days", count=settings.away_days)
     if name == "reminder":
         if settings.reminder == 0:
             return t(lang, "settings.no_reminder")

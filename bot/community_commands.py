@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter
+from bot.clock import MAX_AWAY_DAYS, Clock, parse_clock, zone_choices
 from bot.community import (
     MAX_COMPUTER_PAUSE,
     MAX_REMINDER,
@@ -23,11 +24,13 @@ from bot.community import (
     ServerSettings,
     can_manage,
     setting_text,
-    turn_timeout_seconds,
 )
 from bot.i18n import LANGUAGES, described, duration_text, t
 from bot.records import game_choices
 from bot.replies import language, prefer, reply
+from bot.store.community import PlayerChoices
+from bot.time_text import away_text
+from bot.timekeeping import split_clock, turn_timeout_seconds
 from games.core import GameError, resolve_table_options
 
 # A language choice naming Discord's own (a setting or preference back to its default).
@@ -161,6 +164,18 @@ def settings_group(services: CommunityServices) -> app_commands.Group:
     async def turn_timeout(interaction: discord.Interaction, value: str | None = None) -> None:
         await change(interaction, "turn_timeout", value)
 
+    @group.command(name="clock", description=described("settings.cmd.clock"))
+    @app_commands.describe(value=described("cmd.option.clock"))
+    async def clock(interaction: discord.Interaction, value: str | None = None) -> None:
+        await change(interaction, "clock", value)
+
+    @group.command(name="away_days", description=described("settings.cmd.away_days"))
+    @app_commands.describe(days=described("settings.cmd.away_days.days"))
+    async def away_days(
+        interaction: discord.Interaction, days: app_commands.Range[int, 0, MAX_AWAY_DAYS] | None = None
+    ) -> None:
+        await change(interaction, "away_days", days)
+
     @group.command(name="reminder", description=described("settings.cmd.reminder"))
     @app_commands.describe(percent=described("settings.cmd.reminder.percent"))
     async def reminder(
@@ -194,23 +209,28 @@ def settings_group(services: CommunityServices) -> app_commands.Group:
 
 
 def game_options_text(lang: str, options: Mapping[str, int]) -> str:
-    return " ".join(
-        f"{name}={duration_text(lang, value) if name == 'turn_timeout' else value}"
-        for name, value in options.items()
-    )
+    clock, rules = split_clock(options)
+    words = [f"{name}={value}" for name, value in rules.items()]
+    if clock is not None:
+        # A time per move as it always read; a bank as it is typed.
+        words.append(
+            f"clock={clock.text()}" if clock.is_bank else f"turn_timeout={duration_text(lang, clock.seconds)}"
+        )
+    return " ".join(words)
 
 
 def parse_game_options(adapter: GameAdapter, text: str) -> dict[str, int]:
-    """``target=150 rounds=2 stand_in=off turn_timeout=12h``, each checked as /start checks it."""
+    """``target=150 rounds=2 stand_in=off turn_timeout=12h`` (or ``clock=3d+12h``), each checked as
+    /start checks it."""
     given: dict[str, int] = {}
-    timeout: int | None = None
+    clock: Clock | None = None
     for word in text.replace(",", " ").split():
         name, equals, value = word.partition("=")
         name, value = name.strip().lower(), value.strip().lower()
         if not equals or not name or not value:
             raise GameError("preferences.error.options_unreadable", text=word[:40])
-        if name == "turn_timeout":
-            timeout = turn_timeout_seconds(value)
+        if name in ("turn_timeout", "clock"):
+            clock = parse_clock(value) if name == "clock" else Clock(turn_timeout_seconds(value))
             continue
         number = YES_NO.get(value, value)
         if not isinstance(number, int) and not str(number).lstrip("-").isdigit():
@@ -219,10 +239,16 @@ def parse_game_options(adapter: GameAdapter, text: str) -> dict[str, int]:
     engine = adapter.engine
     resolved = engine.resolve_options(given) | resolve_table_options(given)
     chosen = {name: resolved[name] for name in given}
-    return chosen | ({"turn_timeout": timeout} if timeout is not None else {})
+    if clock is not None:
+        # Kept as a game keeps its clock (``bot.timekeeping.split_clock`` reads it back).
+        chosen["turn_timeout"] = clock.seconds
+        if clock.increment is not None:
+            chosen["clock_increment"] = clock.increment
+    return chosen
 
 
-async def preferences_embed(services: CommunityServices, user_id: int, lang: str) -> discord.Embed:
+async def preferences_embed(services: CommunityServices, interaction: discord.Interaction) -> discord.Embed:
+    lang, user_id = language(interaction), interaction.user.id
     choices = await services.community.player(user_id)
     embed = discord.Embed(
         title=t(lang, "preferences.title"), description=t(lang, "preferences.how"), colour=0x5865F2
@@ -247,7 +273,26 @@ async def preferences_embed(services: CommunityServices, user_id: int, lang: str
         value="\n".join(games) or t(lang, "preferences.no_options"),
         inline=False,
     )
+    await add_time_fields(services.community, embed, interaction, choices)
     return embed
+
+
+async def add_time_fields(
+    community: Community, embed: discord.Embed, interaction: discord.Interaction, choices: PlayerChoices
+) -> None:
+    """The player's time zone, quiet hours and away days (in use, and left here)."""
+    lang = language(interaction)
+    zone = choices.time_zone or t(lang, "time.preferences.no_zone")
+    embed.add_field(name=t(lang, "preferences.name.timezone"), value=zone, inline=False)
+    quiet = choices.quiet_hours or t(lang, "time.preferences.no_quiet")
+    if choices.quiet_hours and not choices.time_zone:
+        quiet += "\n-# " + t(lang, "time.preferences.quiet_needs_zone")
+    embed.add_field(name=t(lang, "preferences.name.quiet_hours"), value=quiet, inline=False)
+    now = discord.utils.utcnow().timestamp()
+    user_id = interaction.user.id
+    allowance = await community.allowance(user_id, interaction.guild, interaction.guild_id)
+    away = await community.away(user_id, now, allowance)
+    embed.add_field(name=t(lang, "preferences.name.away"), value=away_text(lang, away), inline=False)
 
 
 def preferences_group(services: CommunityServices) -> app_commands.Group:
@@ -257,14 +302,13 @@ def preferences_group(services: CommunityServices) -> app_commands.Group:
 
     async def changed(interaction: discord.Interaction, name: str) -> None:
         lang = language(interaction)
-        embed = await preferences_embed(services, interaction.user.id, lang)
+        embed = await preferences_embed(services, interaction)
         done = t(lang, "preferences.changed", preference=t(lang, f"preferences.name.{name}"))
         await reply(interaction, f"✅ {done}", embeds=[embed])
 
     @group.command(name="show", description=described("preferences.cmd.show"))
     async def show(interaction: discord.Interaction) -> None:
-        embed = await preferences_embed(services, interaction.user.id, language(interaction))
-        await reply(interaction, embeds=[embed])
+        await reply(interaction, embeds=[await preferences_embed(services, interaction)])
 
     @group.command(name="language", description=described("preferences.cmd.language"))
     @app_commands.describe(value=described("preferences.cmd.language.value"))
@@ -289,6 +333,22 @@ def preferences_group(services: CommunityServices) -> app_commands.Group:
     async def ping(interaction: discord.Interaction, value: bool | None = None) -> None:
         await community.set_player(interaction.user.id, "ping", value)
         await changed(interaction, "ping")
+
+    @group.command(name="timezone", description=described("preferences.cmd.timezone"))
+    @app_commands.describe(value=described("preferences.cmd.timezone.value"))
+    async def timezone(interaction: discord.Interaction, value: str | None = None) -> None:
+        await community.set_player(interaction.user.id, "time_zone", value)
+        await changed(interaction, "timezone")
+
+    @timezone.autocomplete("value")
+    async def zones(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=name) for name in zone_choices(str(current))]
+
+    @group.command(name="quiet_hours", description=described("preferences.cmd.quiet_hours"))
+    @app_commands.describe(value=described("preferences.cmd.quiet_hours.value"))
+    async def quiet_hours(interaction: discord.Interaction, value: str | None = None) -> None:
+        await community.set_player(interaction.user.id, "quiet_hours", value)
+        await changed(interaction, "quiet_hours")
 
     @group.command(name="game_options", description=described("preferences.cmd.game_options"))
     @app_commands.describe(

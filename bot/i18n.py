@@ -13,6 +13,7 @@ import json
 import logging
 import string
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,12 @@ def described(key: str) -> app_commands.locale_str:
     return app_commands.locale_str(CATALOG.text(DEFAULT_LANGUAGE, key), key=key)
 
 
+def discord_time(timestamp: float, style: discord.utils.TimestampStyle = "f") -> str:
+    """A date every reader sees in their own time zone and language (``<t:…:f>``; ``R``: "in 3
+    hours", for a deadline), as discord.py writes it."""
+    return discord.utils.format_dt(datetime.fromtimestamp(timestamp, UTC), style)
+
+
 def duration_text(language: str, seconds: int) -> str:
     """A turn timeout as players say it: '1 d 2 h', '30 min'; under a minute, in seconds ('30 s')."""
     seconds = max(0, seconds)
@@ -144,29 +151,3 @@ def duration_text(language: str, seconds: int) -> str:
         if count
     ]
     return " ".join(parts)
-
-
-def parse_duration(text: str) -> int:
-    """'24h', '90m', '2d 3h', '45' (minutes) -> seconds; ValueError when unreadable."""
-    units = {"d": 86400, "g": 86400, "j": 86400, "h": 3600, "m": 60, "min": 60}
-    total = 0
-    number = ""
-    cleaned = text.strip().lower().replace(" ", "")
-    if cleaned.isdigit():
-        return int(cleaned) * 60
-    index = 0
-    while index < len(cleaned):
-        char = cleaned[index]
-        if char.isdigit():
-            number += char
-            index += 1
-            continue
-        unit = "min" if cleaned.startswith("min", index) else char
-        if unit not in units or not number:
-            raise ValueError(text)
-        total += int(number) * units[unit]
-        number = ""
-        index += len(unit)
-    if number:
-        raise ValueError(text)
-    return total

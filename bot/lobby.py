@@ -11,7 +11,7 @@ import discord
 
 from bot.adapter import Click, DrawnAt, GameAdapter, component_view
 from bot.asks import InteractionAsker
-from bot.community import Community, turn_timeout_seconds
+from bot.community import Community
 from bot.i18n import language_of, t
 from bot.lobby_message import computer_menus, computer_name
 from bot.model import LOBBY, GameRow, Lobby, NewSeat
@@ -20,6 +20,7 @@ from bot.referee import AddComputer, Context, Deal, Join, Leave, Order, RemoveCo
 from bot.replies import language, show_panel
 from bot.store import ChannelBusy
 from bot.tables import TableService
+from bot.timekeeping import game_clock, opening_clock, split_clock
 from games.core import Event, GameError, resolve_table_options
 
 log = logging.getLogger(__name__)
@@ -52,17 +53,21 @@ class Lobbies:
         turn_timeout: str | None,
         players: Sequence[NewSeat] = (),
         robots: Sequence[str] = (),
+        clock: str | None = None,
     ) -> None:
         """Open a lobby in the interaction's channel, posted as its answer, or say which game
         already runs there; ``players`` are seated after the host, then computers of the
-        ``robots`` levels."""
+        ``robots`` levels; its clock ``clock`` (as /start takes it), else ``turn_timeout``, else the
+        host's, else the server's."""
         if interaction.guild_id is None or interaction.channel_id is None:
             raise GameError("error.guild_only")
         # Read once, here: the game keeps what it needs of them (a change later leaves it be).
         server = await self.community.at_start(interaction)
         user = interaction.user
-        hosts = dict((await self.community.player(user.id)).game_options.get(adapter.name, {}))
-        hosts_timeout = hosts.pop("turn_timeout", None)
+        hosts_clock, hosts = split_clock(
+            (await self.community.player(user.id)).game_options.get(adapter.name, {})
+        )
+        timing = opening_clock(clock, turn_timeout, hosts_clock, server.clock)
         given = (
             {"stand_in": int(server.stand_in)} | hosts | {k: v for k, v in options.items() if v is not None}
         )
@@ -75,13 +80,14 @@ class Lobbies:
             host_id=user.id,
             status=LOBBY,
             options=adapter.engine.resolve_options(given) | resolve_table_options(given),
-            turn_timeout=turn_timeout_seconds(turn_timeout, hosts_timeout or server.turn_timeout),
+            turn_timeout=timing.seconds,
             locale=channel_lang,
             seed=self.seed_source(),
             state=None,
             version=0,
             message_id=None,
             server_settings=server.kept(),
+            clock_increment=timing.increment,
         )
         host = NewSeat(user.id, user.display_name, str(interaction.locale))
         people = [host, *(player for player in players if player.user_id != user.id)]
@@ -106,7 +112,7 @@ class Lobbies:
         ]
         robots = [seat.robot for seat in seats if seat.robot is not None]
         await self.open(
-            interaction, self.adapters[row.kind], row.options, f"{row.turn_timeout // 60}m", players, robots
+            interaction, self.adapters[row.kind], row.options, None, players, robots, game_clock(row).text()
         )
 
     async def change(self, click: Click, order: Order, saved: str) -> None:

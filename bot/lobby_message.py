@@ -12,8 +12,10 @@ import discord
 
 from bot import standins
 from bot.adapter import DrawnAt, GameAdapter, Rendered
-from bot.i18n import duration_text, t
+from bot.i18n import t
 from bot.model import Lobby, SeatRow
+from bot.time_text import clock_line
+from bot.timekeeping import game_clock
 from games.robots import LEVELS
 
 # A lobby's moves, as its buttons and menus name them (``asks.SHARED``).
@@ -66,7 +68,7 @@ def lobby_embed(lobby: Lobby[GameAdapter], lang: str) -> discord.Embed:
     rules = {name: value for name, value in row.options.items() if name in own}
     settings = adapter.settings(rules, lang)
     settings.append(t(lang, "standins.lobby.on" if standins.enabled(row.options) else "standins.lobby.off"))
-    settings.append(t(lang, "lobby.timeout", duration=duration_text(lang, row.turn_timeout)))
+    settings.append(clock_line(lang, game_clock(row)))
     if not row.rated(seats):
         settings.append(t(lang, "settings.lobby.unrated"))
     embed.add_field(name=t(lang, "lobby.settings"), value="\n".join(settings), inline=False)

@@ -44,6 +44,11 @@ class GameRow:
     results_message_id: int | None = None
     # What the game kept of its server's settings when it started (see bot/community.py).
     server_settings: dict[str, Any] = field(default_factory=dict)
+    # With an increment, ``turn_timeout`` is each player's bank (see ``bot.clock.Clock``).
+    clock_increment: int | None = None
+    started_at: float | None = None  # when the first deal was made
+    # Messages posted in its channel after its kept message, as last saved (``bot.traffic``).
+    messages_after: int = 0
 
     @property
     def reminder_share(self) -> float:
@@ -87,6 +92,15 @@ class SeatRow:
     dm_closed_at: float | None = None  # when a DM to its person was last refused as closed (50007)
     dm_hand: bool = True  # the player's preference: their hand by DM (else the hand button only)
     ping: bool = True  # the player's preference: pinged when it is their move (else named)
+    # When the seat's clock last started (its decision's deadline counts from then), and the
+    # seconds left in its bank then (None: the whole bank, or a time per move).
+    decision_at: float | None = None
+    bank_left: float | None = None
+    # The player's time zone and quiet hours ("23-08"), and their last away span (see bot.clock).
+    time_zone: str | None = None
+    quiet_hours: str | None = None
+    away_from: float | None = None
+    away_until: float | None = None
 
     @property
     def is_robot(self) -> bool:
@@ -127,6 +141,10 @@ class Publication:
     hands_changed: tuple[int, ...] = ()
     # Seats reminded of their move, with the time they have left.
     reminded: tuple[int, ...] = ()
+    # Seats called to move in their quiet hours: named, not pinged (a timer pings them once the
+    # hours end); and seats pinged now that they ended.
+    hushed: tuple[int, ...] = ()
+    pinged: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -139,6 +157,8 @@ class Publication:
             "actor": self.actor,
             "hands_changed": list(self.hands_changed),
             "reminded": list(self.reminded),
+            "hushed": list(self.hushed),
+            "pinged": list(self.pinged),
         }
 
     @classmethod
@@ -153,6 +173,8 @@ class Publication:
             actor=data["actor"],
             hands_changed=tuple(data.get("hands_changed", ())),
             reminded=tuple(data.get("reminded", ())),
+            hushed=tuple(data.get("hushed", ())),
+            pinged=tuple(data.get("pinged", ())),
         )
 
 
@@ -167,6 +189,8 @@ class SeatChange:
     back: bool = False  # the person is back: no stand-in, no computer's memory
     decision_since: int | None = None  # the version at which the seat's open decision began
     robot_state: dict[str, Any] | None = None  # a computer's memory after the change
+    decision_at: float | None = None  # the seat's clock started anew then
+    bank_left: float | None = None  # what the seat's bank holds once its decision is over
 
     def applied(self, seat: SeatRow) -> SeatRow:
         """``seat`` as the database has it once this change is written (a seat the change leaves
@@ -179,6 +203,10 @@ class SeatChange:
             written["decision_since"] = self.decision_since
         if self.robot_state is not None:
             written["robot_state"] = self.robot_state
+        if self.decision_at is not None:
+            written["decision_at"] = self.decision_at
+        if self.bank_left is not None:
+            written["bank_left"] = self.bank_left
         if self.gone:
             written.update(gone=True, left_total=total)
         if self.stand_in is not None:
@@ -220,6 +248,13 @@ class Commit:
     stand_in_name: str = "🤖 {name}"
     # False: the match this ends counts for nobody's rating.
     rated: bool = True
+    # Seats whose clock started anew with this change, and when (``bot.planning.started_clocks``);
+    # seats whose bank changed as their decision ended, and what it then holds.
+    clocks_started: Mapping[int, float] = field(default_factory=dict)
+    banks: Mapping[int, float] = field(default_factory=dict)
+    # A player now away (an away day used as their time ran out): (user id, from, until), written
+    # with the change.
+    away: tuple[int, float, float] | None = None
 
     @property
     def finished(self) -> bool:
@@ -228,7 +263,16 @@ class Commit:
     def seat_changes(self, version: int) -> dict[int, SeatChange]:
         """What this change, committed at ``version``, sets on each seat it concerns."""
         gone, changed, back = set(self.gone), set(self.changed_decisions), set(self.back)
-        concerned = {*range(len(self.totals)), *gone, *changed, *back, *self.stand_ins, *self.robot_states}
+        concerned = {
+            *range(len(self.totals)),
+            *gone,
+            *changed,
+            *back,
+            *self.stand_ins,
+            *self.robot_states,
+            *self.clocks_started,
+            *self.banks,
+        }
         return {
             seat: SeatChange(
                 total=self.totals[seat] if seat < len(self.totals) else None,
@@ -237,6 +281,8 @@ class Commit:
                 back=seat in back,
                 decision_since=version if seat in changed else None,
                 robot_state=self.robot_states.get(seat),
+                decision_at=self.clocks_started.get(seat),
+                bank_left=self.banks.get(seat),
             )
             for seat in sorted(concerned)
         }

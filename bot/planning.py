@@ -1,6 +1,7 @@
-"""The timers a game needs after a change, planned from its state alone: people's reminders and
-expiries, computers' moves. Pure: the referee plans them, the store keeps them, one loop
-(``bot.timers``) fires them.
+"""The timers a game needs after a change, planned from its state alone: people's reminders,
+expiries and pings held through their quiet hours (each person's times from their clock and their
+time, ``bot.timekeeping``), computers' moves. Pure: the referee plans them, the store keeps them,
+one loop (``bot.timers``) fires them.
 """
 
 from __future__ import annotations
@@ -8,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.model import Match, Timer, TimerRow
+from bot.clock import after_quiet
+from bot.model import GameRow, Match, SeatRow, Timer, TimerRow
+from bot.timekeeping import decision_timers, player_time
 from games.core import Event
 
-# The timer kinds: a reminder, a turn running out, a computer's move.
-REMIND, EXPIRE, ROBOT_MOVE = "remind", "expire", "robot"
+# The timer kinds: a reminder, a turn running out, a computer's move, a call to move held through
+# the player's quiet hours.
+REMIND, EXPIRE, ROBOT_MOVE, PING = "remind", "expire", "robot", "ping"
 
 
 @dataclass(frozen=True)
@@ -40,35 +44,49 @@ def decision_key(actions: frozenset[str]) -> str:
     return ",".join(sorted(actions))
 
 
-def plan_timers(
+def plan_people(
+    row: GameRow,
+    seats: Sequence[SeatRow],
     to_act: Mapping[int, frozenset[str]],
     previous: Sequence[TimerRow],
-    timeout: int,
     now: float,
     reminder_share: float = 0.5,
 ) -> list[Timer]:
-    """A reminder after the share ``reminder_share`` of the turn (none at 0) and an expiry per
-    deciding seat.
+    """Per deciding person: an expiry, a reminder once the share ``reminder_share`` of their time
+    is used (none at 0), and a ping due as their quiet hours end when the decision came in them
+    (``bot.clock``: no deadline and no reminder falls in them either).
 
-    A seat still facing the same decision keeps its deadline (a simultaneous reveal does
-    not restart the clock of those who have not chosen yet); a reminder already sent is
-    not sent again.
-    """
+    A seat still facing the same decision keeps the clock it started with (a simultaneous reveal
+    does not restart the clock of those who have not chosen yet): its times are worked out again
+    from when it started (``SeatRow.decision_at``), so an away span, a time zone or quiet hours
+    chosen since move them. A reminder or a ping already sent is not sent again."""
     kept = {(timer.seat, timer.kind): timer for timer in previous}
     planned: list[Timer] = []
     for seat, actions in sorted(to_act.items()):
         decision = decision_key(actions)
         expiry = kept.get((seat, EXPIRE))
-        if expiry is not None and expiry.decision == decision:
-            planned.append((seat, EXPIRE, decision, expiry.due_at))
-            reminder = kept.get((seat, REMIND))
-            if reminder is not None:
-                planned.append((seat, REMIND, decision, reminder.due_at))
-        else:
-            if reminder_share:
-                planned.append((seat, REMIND, decision, now + timeout * reminder_share))
-            planned.append((seat, EXPIRE, decision, now + timeout))
+        same = expiry is not None and expiry.decision == decision
+        began = seats[seat].decision_at if same else now
+        if began is None:  # a clock started before clocks were kept: its deadline stays
+            planned += [
+                (seat, kind, decision, timer.due_at) for (at, kind), timer in kept.items() if at == seat
+            ]
+            continue
+        due, reminder = decision_timers(began, row, seats[seat], reminder_share)
+        planned.append((seat, EXPIRE, decision, due))
+        if reminder is not None and (not same or (seat, REMIND) in kept):
+            planned.append((seat, REMIND, decision, reminder))
+        ping = after_quiet(began, player_time(seats[seat]))
+        held = (seat, PING) in kept if same else ping > began
+        if held:
+            planned.append((seat, PING, decision, ping))
     return planned
+
+
+def started_clocks(previous: Sequence[TimerRow], planned: Sequence[Timer]) -> list[int]:
+    """The seats whose clock starts with this plan: an expiry that is not the one they had."""
+    had = {(timer.seat, timer.decision) for timer in previous if timer.kind == EXPIRE}
+    return [seat for seat, kind, decision, _ in planned if kind == EXPIRE and (seat, decision) not in had]
 
 
 def plan_robot_moves(
@@ -107,7 +125,7 @@ def plan(
     while the move's ``events`` must stay in view, see ``view_hold``)."""
     game, robots, row = match.game, match.robots, match.row
     people = {seat: actions for seat, actions in game.required_to_act().items() if seat not in robots}
-    return plan_timers(people, previous, row.turn_timeout, now, row.reminder_share) + plan_robot_moves(
+    return plan_people(row, match.seats, people, previous, now, row.reminder_share) + plan_robot_moves(
         game.to_act(),
         robots,
         changed,

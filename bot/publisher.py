@@ -32,16 +32,21 @@ from bot.adapter import (
     component_view,
     loaded,
 )
+from bot.clock import is_quiet
 from bot.i18n import language_of, t
 from bot.lobby_message import lobby_message
-from bot.model import ABORTED, Lobby, Publication
+from bot.model import ABORTED, RUNNING, Lobby, Publication
 from bot.outbox import CHANNEL_PART, CHART_PART, DM_PART, TABLE_PART, TableRepost, part_nonce
 from bot.planning import EXPIRE
+from bot.recap import RECAP_AFTER, since_own_move
 from bot.records import ResultsChart, score_chart
 from bot.refusals import CANNOT_DM, Refusal, due_for_repost, refusal, retire, transient
 from bot.replays import match_animation
 from bot.replies import truncate
 from bot.store import Pending, SeatRow, Snapshot, Store
+from bot.time_text import add_clock
+from bot.timekeeping import player_time
+from bot.traffic import Traffic
 from games.core import BACK, GameError
 
 log = logging.getLogger(__name__)
@@ -137,9 +142,11 @@ class Delivery:
     lines: list[str]
     embeds: list[discord.Embed]
     chart: ResultsChart | None
-    # The seats called to move, and those told privately with their lines.
+    # The seats called to move, and those told privately with their lines (with what happened since
+    # their last move, for those away a while: ``recaps``).
     newly: list[int]
     told: dict[int, list[str]]
+    recaps: dict[int, list[str]]
     # None when the click's answer showed the kept message already.
     kept: Rendered | None
     hands: list[Rendered]
@@ -159,8 +166,11 @@ class Publisher:
         links: Links,
         locks: Callable[[int], asyncio.Lock],
         after_delivery: Callable[[], None] | None = None,
+        traffic: Traffic | None = None,
     ) -> None:
         self.messenger = messenger
+        # The messages posted under each table since it was shown (a busy channel's is posted anew).
+        self.traffic = traffic or Traffic()
         self.now = now
         self.adapters = adapters
         self.links = links
@@ -236,6 +246,8 @@ class Publisher:
         rendered = table.adapter.table(table.game.view(None), table.viewer(), table.drawn_at)
         if table.game.finished:
             rendered.items = []
+        elif rendered.embeds:
+            add_clock(rendered.embeds[0], lang, table.row, table.seats, table.timers, self.now())
         return rendered
 
     # ------------------------------------------------------------------ delivering
@@ -350,7 +362,7 @@ class Publisher:
             # A lobby, or a closed game: its kept message says it all.
             kept = None if shown else (await self._pictures(table, publication, pictures, [None]))[0]
             viewer = Viewer(lang, [seat.name for seat in table.seats])
-            return Delivery(table, publication, pending, viewer, [], [], None, [], {}, kept, [])
+            return Delivery(table, publication, pending, viewer, [], [], None, [], {}, {}, kept, [])
         viewer = table.viewer()
         events = publication.events
         public = [event for event in events if event.seats is None]
@@ -364,7 +376,8 @@ class Publisher:
         if chart is not None:
             chart.make_room(embeds)
         newly = self._called(table, publication)
-        told = self._private_lines(table, publication, newly, pending)
+        recaps = await self._recaps(table, newly, publication, pending)
+        told = self._private_lines(table, publication, newly, pending, recaps)
         drawn = await self._pictures(table, publication, pictures, [*([] if shown else [None]), *told])
         return Delivery(
             table,
@@ -376,6 +389,7 @@ class Publisher:
             chart,
             newly,
             told,
+            recaps,
             None if shown else drawn.pop(0),
             drawn,
         )
@@ -400,7 +414,9 @@ class Publisher:
         posted_at = table.row.message_id
         delivery.pending = await self._show_kept(table, delivery.kept, publication, delivery.pending)
         if table.row.message_id != posted_at:
-            delivery.told = self._private_lines(table, publication, delivery.newly, delivery.pending)
+            delivery.told = self._private_lines(
+                table, publication, delivery.newly, delivery.pending, delivery.recaps
+            )
 
     async def _send_lines(self, delivery: Delivery) -> None:
         """The channel's lines and results, calling whoever must move now."""
@@ -408,7 +424,12 @@ class Publisher:
         if not isinstance(table, LoadedGame):
             return
         if delivery.newly:
-            mentions = ", ".join(table.mention(seat) for seat in delivery.newly)
+            # Those in their quiet hours named, not pinged: a timer pings them as the hours end.
+            hushed = delivery.publication.hushed
+            mentions = ", ".join(
+                f"**{table.names[seat]}**" if seat in hushed else table.mention(seat)
+                for seat in delivery.newly
+            )
             lines.append(
                 t(viewer.language, "common.your_move", mentions=mentions, table=table.link(viewer.language))
             )
@@ -512,9 +533,10 @@ class Publisher:
             repost = TableRepost.begun(pending)
             if repost is None:
                 old, gone = table.row.message_id, False
-                if old is not None and not due_for_repost(old, self.now()):
+                if old is not None and not due_for_repost(old, self.now(), self.traffic.after(table.row)):
                     try:
                         await channel.get_partial_message(old).edit(**_body(rendered))
+                        self._counted(table)
                         return pending
                     except discord.HTTPException as error:
                         if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
@@ -550,9 +572,17 @@ class Publisher:
             )
             await self.store.games.set_message(table.row.id, message.id)
             table.row = replace(table.row, message_id=message.id)
+        self._counted(table)
         if repost.old is not None and not repost.gone:
             await retire(channel, repost.old, self._pointer(table, message_url(table)))
         return await self.store.outbox.mark_delivered(pending, TABLE_PART)
+
+    def _counted(self, table: GameOrLobby) -> None:
+        """The messages posted under a running game's table are counted from its kept message."""
+        if table.row.status == RUNNING and table.row.message_id is not None:
+            self.traffic.watch(table.row.channel_id, table.row.message_id)
+        else:
+            self.traffic.forget(table.row.channel_id)
 
     def _pointer(self, table: GameOrLobby, url: str) -> str:
         """What the old message says once retired: where the new one is."""
@@ -572,10 +602,38 @@ class Publisher:
         return [
             seat
             for seat, actions in sorted(table.game.required_to_act().items())
-            if publication.before.get(seat) != actions
+            if (publication.before.get(seat) != actions or seat in publication.pinged)
             and seat != publication.actor
             and seat not in table.robots
         ]
+
+    async def _recaps(
+        self, table: GameOrLobby, newly: Sequence[int], publication: Publication, pending: Pending
+    ) -> dict[int, list[str]]:
+        """For each person called to move who takes DMs (now, not in their quiet hours) and was
+        gone a while (``RECAP_AFTER``), in their language: what happened since their last move,
+        from their seat's view. Never a reason to hold the announcement up."""
+        if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
+            return {}
+        now, started = self.now(), table.row.started_at
+        if started is None or now - started < RECAP_AFTER:
+            return {}  # nobody was gone that long yet (no log read at the moves of a quick game)
+        recaps = {}
+        for seat in newly:
+            row = table.seats[seat]
+            if seat in publication.hushed or not row.dm_hand or f"{DM_PART}{seat}" in pending.delivered:
+                continue
+            viewer = table.viewer(seat, language_of(row.locale))
+            try:
+                told = await since_own_move(
+                    self.store, table.adapter, table.row, table.seats, viewer, now=now, gone_for=RECAP_AFTER
+                )
+            except Exception:
+                log.exception("no recap for seat %s of game %s", seat, table.row.id)
+                continue
+            if told is not None and told.lines:
+                recaps[seat] = [viewer.t("time.recap.heading"), told.text(viewer)]
+        return recaps
 
     async def _pictures(
         self, table: GameOrLobby, publication: Publication, pictures: Pictures, whose: Sequence[int | None]
@@ -591,10 +649,16 @@ class Publisher:
 
     @staticmethod
     def _private_lines(
-        table: GameOrLobby, publication: Publication, newly: Sequence[int], pending: Pending
+        table: GameOrLobby,
+        publication: Publication,
+        newly: Sequence[int],
+        pending: Pending,
+        recaps: Mapping[int, Sequence[str]] | None = None,
     ) -> dict[int, list[str]]:
-        """The players to DM, each with their lines: a DM only when their hand changed (the channel
-        line already calls whoever must move), and never one already sent."""
+        """The players to DM, each with their lines: a DM only when their hand changed, or to tell
+        one called to move what happened since their last move (the channel line already calls
+        whoever must move), and never one already sent."""
+        recaps = recaps or {}
         if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
             return {}
         private: dict[int, list[str]] = defaultdict(list)
@@ -611,9 +675,14 @@ class Publisher:
                 continue
             if f"{DM_PART}{seat}" in pending.delivered:
                 continue
-            if publication.show_hands or seat in private or seat in publication.hands_changed:
-                told[seat] = private.get(seat, [])
-                if seat in newly:
+            if (
+                publication.show_hands
+                or seat in private
+                or seat in publication.hands_changed
+                or seat in recaps
+            ):
+                told[seat] = [*private.get(seat, []), *recaps.get(seat, ())]
+                if seat in newly and seat not in publication.hushed:
                     viewer = table.viewer(seat, language_of(seat_row.locale))
                     told[seat].append(viewer.t("common.dm_your_move", url=table.jump_url()))
         return told
@@ -639,11 +708,13 @@ class Publisher:
                 )
 
     async def _send_dm(self, seat: SeatRow, text: str, hand: Rendered, nonce: str | None) -> bool:
-        """Send the DM; False if the player's DMs are closed (remembered, see ``direct_message``)."""
+        """Send the DM; False if the player's DMs are closed (remembered, see ``direct_message``).
+        One that comes in their quiet hours makes no sound (Discord's silent messages)."""
         kwargs: dict[str, Any] = {
             "content": truncate(text) if text else None,
             "embeds": hand.embeds,
             "nonce": nonce,
+            "silent": is_quiet(self.now(), player_time(seat)),
         }
         if hand.file is not None:
             kwargs["file"] = hand.file

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot import charts
-from bot.i18n import t
+from bot.i18n import discord_time, t
 from bot.ratings import Skill, default_skill, user_entry
 from bot.replies import NothingYet
 from bot.store import FinishedMatch, PastResult, Store
@@ -52,11 +52,6 @@ def nothing_yet(games: Iterable[str], language: str, key: str, kind: str | None,
         [", ".join(commands[:-1]), commands[-1]] if kinds[1:] else commands
     )
     return NothingYet(key, start=t(language, "stats.empty.start_any", commands=listed), **params)
-
-
-def discord_time(timestamp: float, style: str = "f") -> str:
-    """A date every reader sees in their own time zone and language."""
-    return f"<t:{int(timestamp)}:{style}>"
 
 
 # ---------------------------------------------------------------------- the chart on results

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot import planning, standins
+from bot import planning, standins, timekeeping
+from bot.clock import DAY, Span, automatic_away, current_away
 from bot.model import (
     ABORTED,
     FINISHED,
@@ -29,9 +30,10 @@ from bot.model import (
     NewSeat,
     Publication,
     SeatRow,
+    Timer,
     TimerRow,
 )
-from bot.planning import REMIND, ROBOT_MOVE, Pace
+from bot.planning import PING, REMIND, ROBOT_MOVE, Pace
 from games.core import BACK, JSON, LEAVE, STAND_IN, Event, GameError
 from games.robots import LEVELS
 
@@ -40,6 +42,15 @@ log = logging.getLogger(__name__)
 # The channel's lines of what the referee decides beyond a game's own events.
 TIMED_OUT = "common.timed_out"
 ABORTED_EVENT = "common.aborted"
+AWAY, BACK_FROM_AWAY = "time.event.away", "time.event.back"
+AWAY_DAY_USED, EVERYONE_AWAY = "time.event.away_day", "time.event.everyone_away"
+
+# An away day is used as a player's time runs out only in a game played across days: one whose
+# clock gives a day or more. On a quicker clock it would hold the others up far longer than a turn.
+AWAY_DAYS_FROM = DAY
+# A timer that comes due this long before the time its seat's rows now give it (an away span or
+# quiet hours chosen since it was planned) is planned again rather than acted on.
+SLACK = 1.0
 
 # A person's move, or a function of the game and the mover's seat that builds it (a panel's
 # choice read against the game as it stands).
@@ -95,10 +106,21 @@ class Abort:
 @dataclass(frozen=True)
 class Due:
     """A timer came due. For an expiry, ``turns_timed_out``: how many of the seat's turns in a row
-    ran out, counting this one (see ``standins.turns_timed_out``)."""
+    ran out, counting this one (see ``standins.turns_timed_out``); and the player's away spans of
+    the last 30 days and their away days, for one to be used if they have any left."""
 
     timer: TimerRow
     turns_timed_out: int = 1
+    away_spans: tuple[Span, ...] = ()
+    away_days: int = 0
+
+
+@dataclass(frozen=True)
+class Away:
+    """A person's away time changed (``/away``, ``/away off``): told in the channel, their clocks
+    stopped or running again (the seats' read has their span)."""
+
+    user_id: int
 
 
 @dataclass(frozen=True)
@@ -132,7 +154,7 @@ class Deal:
     user_id: int
 
 
-Order = Play | Leave | ComeBack | Abort | Due | Join | AddComputer | RemoveComputer | Deal
+Order = Play | Leave | ComeBack | Abort | Due | Away | Join | AddComputer | RemoveComputer | Deal
 
 
 @dataclass(frozen=True)
@@ -163,6 +185,8 @@ def rule(table: Match[Any] | Lobby[Any], order: Order, context: Context) -> list
         return [_closed(table, order, context)]
     if isinstance(order, Due):
         return _due(table, order, context)
+    if isinstance(order, Away):
+        return [_away(table, _seat(table, order.user_id), context)]
     if not isinstance(order, Play | Leave | ComeBack):
         raise GameError("error.lobby_closed")
     seat = _seat(table, order.user_id)
@@ -241,12 +265,17 @@ def _move(
     handing_over = kind in (STAND_IN, BACK)
     changed = planning.changed_decisions(deciding, game.to_act(), None if handing_over else seat)
     changed = sorted({*changed, *changed_hands})
-    publication = Publication(events, waited_for, actor=actor, hands_changed=changed_hands)
+    mover = None if handing_over else seat
+    banks = timekeeping.banks_after(
+        table.row, table.seats, waited_for, game.required_to_act(), mover, context.now
+    )
+    timers, started, hushed = _planned(table, changed, context, events, banks)
+    publication = Publication(events, waited_for, actor=actor, hands_changed=changed_hands, hushed=hushed)
     commit = Commit(
         status=FINISHED if game.finished else RUNNING,
         state=game.to_json(),
         totals=game.totals(),
-        timers=planning.plan(table, table.timers, changed, context.now, context.pace, events),
+        timers=timers,
         publication=publication,
         logged=(seat, dict(action)),
         by_timeout=by_timeout,
@@ -260,8 +289,31 @@ def _move(
         back=[seat] if kind == BACK else [],
         stand_in_name=context.stand_in_name,
         rated=table.row.rated(table.seats),
+        clocks_started=started,
+        banks=banks,
     )
     return _committed(table, commit)
+
+
+def _planned(
+    table: Match[Any],
+    changed: Sequence[int],
+    context: Context,
+    events: Sequence[Event] = (),
+    banks: Mapping[int, float] | None = None,
+) -> tuple[list[Timer], dict[int, float], tuple[int, ...]]:
+    """The timers the game needs after a change (its seats' banks first set to ``banks``): the
+    seats whose clock starts now, and those of them called in their quiet hours (their ping held)."""
+    banks = banks or {}
+    seats = [
+        replace(seat, bank_left=banks[seat.seat]) if seat.seat in banks else seat for seat in table.seats
+    ]
+    timers = planning.plan(
+        replace(table, seats=seats), table.timers, changed, context.now, context.pace, events
+    )
+    started = planning.started_clocks(table.timers, timers)
+    hushed = tuple(seat for seat, kind, *_ in timers if kind == PING and seat in started)
+    return timers, dict.fromkeys(started, context.now), hushed
 
 
 def _committed(table: Match[Any], commit: Commit) -> Ruling:
@@ -318,9 +370,15 @@ def _due(table: Match[Any], order: Due, context: Context) -> list[Ruling]:
         return []
     if timer.kind == ROBOT_MOVE:
         return [_robot_move(table, timer.seat, context)]
-    if timer.kind == REMIND:
+    replanned = _replanned(table, timer, context)
+    if replanned is not None:
+        return [replanned]
+    if timer.kind in (REMIND, PING):
         return [_reminded(table, timer, context)]
     seat = table.seats[timer.seat]
+    span = automatic_away(context.now, order.away_spans, order.away_days)
+    if span is not None and timekeeping.game_clock(table.row).seconds >= AWAY_DAYS_FROM:
+        return [_away(table, timer.seat, context, span)]
     if standins.enabled(table.row.options) and order.turns_timed_out >= standins.TIMED_OUT_TURNS:
         # A computer plays this seat's moves, at its pace, until its player acts again.
         action = standins.stand_in(standins.level(table.seats), left=False)
@@ -343,20 +401,64 @@ def _robot_move(table: Match[Any], seat: int, context: Context) -> Ruling:
 
 
 def _reminded(table: Match[Any], timer: TimerRow, context: Context) -> Ruling:
-    """The seat is reminded of its move: nothing of the game changes but the reminder's timer."""
-    timers = [
-        (t.seat, t.kind, t.decision, t.due_at)
-        for t in table.timers
-        if (t.seat, t.kind) != (timer.seat, REMIND)
-    ]
-    commit = Commit(
-        status=RUNNING,
-        state=table.game.to_json(),
-        totals=table.game.totals(),
-        timers=timers,
-        publication=Publication(reminded=(timer.seat,)),
+    """The seat is reminded of its move, or called to it now that its quiet hours are over:
+    nothing of the game changes but that timer."""
+    timers = [(t.seat, t.kind, t.decision, t.due_at) for t in table.timers if t != timer]
+    called = (timer.seat,)
+    publication = Publication(
+        before=table.game.required_to_act(),
+        reminded=called if timer.kind == REMIND else (),
+        pinged=called if timer.kind == PING else (),
     )
-    return _committed(table, commit)
+    return _committed(table, _unchanged(table, timers, publication))
+
+
+def _unchanged(table: Match[Any], timers: Sequence[Timer], publication: Publication, **change: Any) -> Commit:
+    """A change that leaves the game as it is: its timers and what it tells (``change``: more)."""
+    return Commit(RUNNING, table.game.to_json(), table.game.totals(), timers, publication, **change)
+
+
+def _replanned(table: Match[Any], timer: TimerRow, context: Context) -> Ruling | None:
+    """A person's timer whose time moved since it was planned (its player went away, or chose quiet
+    hours or a time zone, and no change of this game planned it again): planned again, not acted
+    on. None when it is due indeed."""
+    timers = planning.plan(table, table.timers, (), context.now, context.pace)
+    due = next((at for seat, kind, _, at in timers if (seat, kind) == (timer.seat, timer.kind)), None)
+    if due is None or due <= context.now + SLACK:
+        return None
+    return _committed(table, _unchanged(table, timers, Publication(before=table.game.required_to_act())))
+
+
+def _away(table: Match[Any], seat: int, context: Context, day: Span | None = None) -> Ruling:
+    """A person's away time changed: told in the channel (and that the game waits, when every person
+    is away), their clocks stopped or running again, the timers planned anew from it. ``day``: an
+    away day used now, as their time ran out, written with the change."""
+    row = table.seats[seat]
+    if day is not None:
+        table.seats[seat] = row = timekeeping.away_from_to(row, day)
+    away = current_away(context.now, timekeeping.player_time(row).away)
+    if day is not None:
+        events = [Event(AWAY_DAY_USED, {"name": row.name, "until_at": day.ends})]
+    elif away is not None:
+        events = [Event(AWAY, {"name": row.name, "until_at": away.ends})]
+    else:
+        events = [Event(BACK_FROM_AWAY, {"name": row.name})]
+    back = _everyone_away(table.seats, context.now)
+    if back is not None:
+        events.append(Event(EVERYONE_AWAY, {"until_at": back}))
+    timers, started, hushed = _planned(table, (), context)
+    publication = Publication(events, table.game.required_to_act(), hushed=hushed)
+    taken = None if day is None else (row.user_id, day.starts, day.ends)
+    return _committed(table, _unchanged(table, timers, publication, clocks_started=started, away=taken))
+
+
+def _everyone_away(seats: Sequence[SeatRow], now: float) -> float | None:
+    """When the first person of the game is back, if every person at it is away now; else None."""
+    people = [seat for seat in seats if not seat.gone and not seat.played_by_computer]
+    returns = [current_away(now, timekeeping.player_time(seat).away) for seat in people]
+    if not people or any(span is None for span in returns):
+        return None
+    return min(span.ends for span in returns if span is not None)
 
 
 def _closed(table: Match[Any], order: Abort, context: Context) -> Ruling:
@@ -463,12 +565,13 @@ def deal(lobby: Lobby[Any], context: Context) -> Ruling:
     robots = {seat.seat: rules.robot(seat.robot, row.seed * 16 + seat.seat) for seat in seats if seat.robot}
     table: Match[Any] = Match(replace(row, status=RUNNING), seats, game, rules, robots)
     everyone = range(len(seats))
+    timers, started, hushed = _planned(table, everyone, context)
     commit = Commit(
         status=FINISHED if game.finished else RUNNING,
         state=game.to_json(),
         totals=game.totals(),
-        timers=planning.plan(table, [], everyone, context.now, context.pace),
-        publication=Publication(events, show_hands=True),
+        timers=timers,
+        publication=Publication(events, show_hands=True, hushed=hushed),
         winner=game.winner(),
         changed_decisions=everyone,
         robot_states={seat: robot.to_json() for seat, robot in robots.items()},
@@ -476,5 +579,6 @@ def deal(lobby: Lobby[Any], context: Context) -> Ruling:
         feats=rules.feats(events),
         stand_in_name=context.stand_in_name,
         rated=row.rated(seats),
+        clocks_started=started,
     )
     return _committed(table, commit)

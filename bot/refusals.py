@@ -23,6 +23,11 @@ log = logging.getLogger(__name__)
 # publication takes and for clocks. In a game played across a day this also keeps the table at the
 # bottom of the channel, where players look, at least once an hour they play.
 REPOST_AGE = 50 * 60.0
+# And once this many messages were posted under it (``bot.traffic``): half of the 50 that Discord's
+# client, and SimCord's page, load as a channel opens, so the table and its buttons stay on that
+# first page with room for what is said meanwhile; a Bué round against computers posts about six
+# lines, so a busy table moves down about every four rounds, not at every move.
+REPOST_AFTER = 25
 
 # Discord's codes for "you may not" (Missing Access, Missing Permissions): posting anew would be
 # refused as well.
@@ -64,9 +69,11 @@ def transient(error: BaseException) -> bool:
     return refusal(error) is Refusal.LATER
 
 
-def due_for_repost(message_id: int, now: float) -> bool:
-    """Whether a kept message is old enough that its next edit posts it anew (``REPOST_AGE``)."""
-    return now - discord.utils.snowflake_time(message_id).timestamp() >= REPOST_AGE
+def due_for_repost(message_id: int, now: float, messages_after: int = 0) -> bool:
+    """Whether a kept message's next edit posts it anew: it is old (``REPOST_AGE``), or buried under
+    ``messages_after`` messages (``REPOST_AFTER``)."""
+    old = now - discord.utils.snowflake_time(message_id).timestamp() >= REPOST_AGE
+    return old or messages_after >= REPOST_AFTER
 
 
 async def retire(channel: discord.abc.Messageable, message_id: int, pointer: str) -> None:

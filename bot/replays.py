@@ -20,7 +20,7 @@ import io
 import json
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import IO, Any, cast
@@ -134,11 +134,11 @@ class Replay:
         """The replay of ``match``; refused (``CannotReplay``) unless it replays to a finished match,
         and, when ``finished`` is given, to exactly that state."""
         engine = adapter.engine
+        steps: list[Step] = []
+        checkpoints: list[JSON] = []
         try:
-            game, dealt = engine.begin(len(match.seats), match.options, match.seed)
-            steps, checkpoints = [Step(None, None, tuple(dealt))], [game.to_json()]
-            for seat, action in match.actions:
-                steps.append(Step(seat, action, tuple(perform(game, seat, action))))
+            for game, step in replayed(engine, match):
+                steps.append(step)
                 if (len(steps) - 1) % CHECKPOINT_EVERY == 0:
                     checkpoints.append(game.to_json())
             final = game.to_json()
@@ -171,22 +171,36 @@ class Replay:
 
     def lines(self, step: int, viewer: Viewer) -> list[str]:
         """What the channel was told at this position (the public events), in its own words."""
-        done = self.steps[step]
-        lines = []
-        if done.action is not None and done.seat is not None:
-            handed_over = handover_line(done.seat, done.action, viewer)
-            if handed_over:
-                lines.append(handed_over)
-        for event in done.events:
-            if event.seats is not None:
-                continue
-            line = self.adapter.describe(event, viewer)
-            if line is None:
-                embed = self.adapter.results(event, viewer)
-                line = embed.title if embed is not None else None
-            if line:
-                lines.append(line)
-        return lines
+        return step_lines(self.adapter, self.steps[step], viewer)
+
+
+def replayed(engine: type[Game], match: MatchRecord) -> Iterator[tuple[Game, Step]]:
+    """The match played again from its seed: the game after each position, with the position (the
+    same game, changed by each next one). Raises what the engine raises on a log it refuses."""
+    game, dealt = engine.begin(len(match.seats), match.options, match.seed)
+    yield game, Step(None, None, tuple(dealt))
+    for seat, action in match.actions:
+        yield game, Step(seat, action, tuple(perform(game, seat, action)))
+
+
+def step_lines(adapter: GameAdapter, step: Step, viewer: Viewer) -> list[str]:
+    """What a position told ``viewer`` (the channel when its seat is None: the public events; a
+    player, what they were told too), in the game's own words."""
+    lines = []
+    if step.action is not None and step.seat is not None:
+        handed_over = handover_line(step.seat, step.action, viewer)
+        if handed_over:
+            lines.append(handed_over)
+    for event in step.events:
+        if not event.visible_to(viewer.seat):
+            continue
+        line = adapter.describe(event, viewer)
+        if line is None:
+            embed = adapter.results(event, viewer)
+            line = embed.title if embed is not None else None
+        if line:
+            lines.append(line)
+    return lines
 
 
 def handover_line(seat: int, action: JSON, viewer: Viewer) -> str | None:

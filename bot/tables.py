@@ -20,6 +20,7 @@ import discord
 from bot import metrics, referee, standins
 from bot.adapter import GameAdapter, GameOrLobby, Links, LoadedGame, Rendered, as_loaded, loaded
 from bot.clicks import OutOfDate
+from bot.clock import AWAY_WINDOW, Span
 from bot.config import Settings
 from bot.i18n import language_of, t
 from bot.lobby_message import computer_name
@@ -28,6 +29,8 @@ from bot.planning import EXPIRE, Pace
 from bot.publisher import Messenger, Pictures, Publisher
 from bot.referee import Context, Due, Order
 from bot.store import Snapshot, StaleVersion, Store, TimerRow
+from bot.timekeeping import away_allowance
+from bot.traffic import Traffic
 from games.core import Event, GameError
 
 log = logging.getLogger(__name__)
@@ -113,7 +116,10 @@ class TableService:
         self.links = Links(settings.discord_links)
         self.pace = Pace(settings.robot_pause, settings.view_pause)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self.publisher = Publisher(messenger, self.now, adapters, self.links, self.lock, after_delivery)
+        self.traffic = Traffic()
+        self.publisher = Publisher(
+            messenger, self.now, adapters, self.links, self.lock, after_delivery, self.traffic
+        )
         self._store: Store | None = None
         self._timers: Timers | None = None
 
@@ -127,8 +133,18 @@ class TableService:
         self.publisher.close()
 
     async def resume(self) -> None:
-        """At start-up, once the channels are known: what a crash left undelivered, delivered."""
+        """At start-up, once the channels are known: the messages under each table counted, and
+        what a crash left undelivered, delivered."""
+        for channel_id, message_id in await self.store.games.kept_messages():
+            self.traffic.watch(channel_id, message_id)
         await self.publisher.deliver_pending()
+
+    async def message_posted(self, channel_id: int, message_id: int) -> None:
+        """A message was posted in a channel: one more under its game's table, if it has one
+        (saved every few, see ``bot.traffic``)."""
+        count = self.traffic.posted(channel_id, message_id)
+        if count:
+            await self.store.games.count_messages(channel_id, count, message_id)
 
     async def running_count(self) -> int:
         """How many running games this process's shards hold."""
@@ -291,11 +307,9 @@ class TableService:
         (nothing, for a timer whose decision has passed, which is dropped). One whose firing
         fails is logged and dropped."""
         try:
-            turns = 1
-            if timer.kind == EXPIRE:
-                moves = await self.store.games.moves_since_own(timer.game_id, timer.seat)
-                turns = standins.turns_timed_out(moves, timer.seat)
-            if await self.act(timer.game_id, Due(timer, turns)):
+            read = await self.read(timer.game_id) if timer.kind == EXPIRE else None
+            order = await expiry(self.store, timer, read, self.now()) if read is not None else Due(timer)
+            if await self.act(timer.game_id, order, Nobody(read)):
                 return  # its change planned the timers that follow
         except GameError:
             pass  # the game is over, or no longer this timer's
@@ -313,3 +327,17 @@ class TableService:
     async def forget_dm_closed(self, user_id: int) -> None:
         """The player looks at their hand, or joins a game: their DMs are tried again."""
         await self.store.games.forget_dm_closed(user_id)
+
+
+async def expiry(store: Store, timer: TimerRow, read: Snapshot, now: float) -> Due:
+    """An expiry, with what the referee needs to know besides its game: how many of the seat's
+    turns in a row ran out, and its player's away days (one is used first, if any is left)."""
+    moves = await store.games.moves_since_own(timer.game_id, timer.seat)
+    seat = next((seat for seat in read.seats if seat.seat == timer.seat), None)
+    if seat is None or seat.is_robot:
+        return Due(timer, standins.turns_timed_out(moves, timer.seat))
+    spans = await store.community.away_spans(seat.user_id, now - AWAY_WINDOW)
+    allowance = away_allowance(None, await store.community.running_games_settings(seat.user_id))
+    return Due(
+        timer, standins.turns_timed_out(moves, timer.seat), tuple(Span(*span) for span in spans), allowance
+    )

@@ -90,6 +90,7 @@ async def start(
         publication=Publication(show_hands=True),
         changed_decisions=range(players),
         robot_states=robot_states or {},
+        clocks_started=dict.fromkeys(range(players), now),
     )
     await store.games.commit(row, change, now)
     return replace(row, status=RUNNING, state=state, version=row.version + 1)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store.backend import Backend
+from bot.store.backend import Backend, Statement
 
 # The columns a setting or a preference is written to, by name: nothing else reaches the SQL.
 SERVER_COLUMNS = (
@@ -24,8 +24,10 @@ SERVER_COLUMNS = (
     "computers_rated",
     "stand_in",
     "computer_pause",
+    "clock_increment",
+    "away_days",
 )
-PLAYER_COLUMNS = ("language", "dm_hand", "ping", "game_options")
+PLAYER_COLUMNS = ("language", "dm_hand", "ping", "game_options", "time_zone", "quiet_hours")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class ServerChoices:
     computers_rated: bool | None = None
     stand_in: bool | None = None
     computer_pause: float | None = None
+    # With turn_timeout, the clock of new games, as a game keeps it (``bot.clock.Clock``).
+    clock_increment: int | None = None
+    away_days: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,8 @@ class PlayerChoices:
     ping: bool | None = None
     # The start options of the games they host, by game (``{"bue": {"target": 150}}``).
     game_options: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    time_zone: str | None = None  # an IANA name
+    quiet_hours: str | None = None  # "23-08", in their time zone
 
 
 def _flag(value: Any) -> bool | None:
@@ -87,23 +94,31 @@ class CommunityStore:
             computers_rated=_flag(row["computers_rated"]),
             stand_in=_flag(row["stand_in"]),
             computer_pause=row["computer_pause"],
+            clock_increment=row["clock_increment"],
+            away_days=row["away_days"],
         )
 
     async def set_server(self, guild_id: int, name: str, value: Any) -> None:
         """Set one setting (None: back to its default)."""
-        await self._choose("guild_settings", "guild_id", SERVER_COLUMNS, guild_id, name, value)
+        await self.set_server_columns(guild_id, {name: value})
+
+    async def set_server_columns(self, guild_id: int, chosen: Mapping[str, Any]) -> None:
+        """Set the columns of one setting kept in several (the clock: its time and its increment)."""
+        await self._choose("guild_settings", "guild_id", SERVER_COLUMNS, guild_id, chosen)
 
     async def _choose(
-        self, table: str, key: str, columns: tuple[str, ...], owner: int, name: str, value: Any
+        self, table: str, key: str, columns: tuple[str, ...], owner: int, chosen: Mapping[str, Any]
     ) -> None:
-        """Set column ``name`` of ``owner``'s row in ``table``, made if it is not there yet; only
-        one of ``columns`` reaches the SQL."""
-        if name not in columns:
-            raise ValueError(name)
+        """Set the columns ``chosen`` names of ``owner``'s row in ``table``, made if it is not there
+        yet, in one statement; only ``columns`` reach the SQL."""
+        unknown = set(chosen) - set(columns)
+        if unknown or not chosen:
+            raise ValueError(sorted(unknown))
+        names = list(chosen)
         await self._db.execute(
-            f"INSERT INTO {table} ({key}, {name}) VALUES (?, ?)"
-            f" ON CONFLICT ({key}) DO UPDATE SET {name} = excluded.{name}",
-            (owner, _encoded(name, value)),
+            f"INSERT INTO {table} ({key}, {', '.join(names)}) VALUES (?{', ?' * len(names)})"
+            f" ON CONFLICT ({key}) DO UPDATE SET " + ", ".join(f"{name} = excluded.{name}" for name in names),
+            (owner, *(_encoded(name, value) for name, value in chosen.items())),
         )
 
     async def player(self, user_id: int) -> PlayerChoices:
@@ -116,8 +131,60 @@ class CommunityStore:
             dm_hand=_flag(row["dm_hand"]),
             ping=_flag(row["ping"]),
             game_options=json.loads(row["game_options"]) if row["game_options"] else {},
+            time_zone=row["time_zone"],
+            quiet_hours=row["quiet_hours"],
         )
 
     async def set_player(self, user_id: int, name: str, value: Any) -> None:
         """Set one preference (None: back to its default)."""
-        await self._choose("player_preferences", "user_id", PLAYER_COLUMNS, user_id, name, value)
+        await self._choose("player_preferences", "user_id", PLAYER_COLUMNS, user_id, {name: value})
+
+    async def running_games_settings(self, user_id: int) -> list[dict[str, Any]]:
+        """What each running game the player sits in kept of its server's settings (its away days)."""
+        rows = await self._db.fetch(
+            "SELECT games.server_settings FROM seats JOIN games ON games.id = seats.game_id"
+            " WHERE seats.user_id = ? AND seats.in_play = 1 AND seats.gone = 0 AND games.status = 'running'",
+            (user_id,),
+        )
+        return [json.loads(row["server_settings"]) for row in rows]
+
+    # ------------------------------------------------------------------ away spans
+
+    async def away_spans(self, user_id: int, since: float) -> list[tuple[float, float]]:
+        """(start, end) of the player's away spans that end after ``since``, oldest first."""
+        rows = await self._db.fetch(
+            "SELECT starts_at, ends_at FROM away_spans WHERE user_id = ? AND ends_at > ? ORDER BY starts_at",
+            (user_id, since),
+        )
+        return [(row["starts_at"], row["ends_at"]) for row in rows]
+
+    async def set_away(self, user_id: int, starts: float, ends: float) -> None:
+        """The player is away from ``starts`` to ``ends`` (``away_statements``), in one transaction."""
+        await self._db.run(self.away_statements(user_id, starts, ends))
+
+    @staticmethod
+    def away_statements(
+        user_id: int, starts: float, ends: float, *, automatic: bool = False
+    ) -> list[Statement]:
+        """The player is away from ``starts`` to ``ends``: a new span, or the one that began at
+        ``starts`` ended anew (an ``/away`` while away, or ``/away off``); a span ended as it began
+        is gone. The player's last span is kept with their preferences too, by the same statements
+        (the seats' read takes it from there). ``automatic``: an away day used as their time ran out."""
+        last = "(SELECT {} FROM away_spans WHERE user_id = ? ORDER BY starts_at DESC LIMIT 1)"
+        span = (
+            Statement("DELETE FROM away_spans WHERE user_id = ? AND starts_at = ?", (user_id, starts))
+            if ends <= starts
+            else Statement(
+                "INSERT INTO away_spans (user_id, starts_at, ends_at, automatic) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (user_id, starts_at) DO UPDATE SET ends_at = excluded.ends_at",
+                (user_id, starts, ends, int(automatic)),
+            )
+        )
+        kept = Statement(
+            f"INSERT INTO player_preferences (user_id, away_from, away_until)"
+            f" VALUES (?, {last.format('starts_at')}, {last.format('ends_at')})"
+            " ON CONFLICT (user_id) DO UPDATE"
+            " SET away_from = excluded.away_from, away_until = excluded.away_until",
+            (user_id, user_id, user_id),
+        )
+        return [span, kept]

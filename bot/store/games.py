@@ -9,12 +9,14 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
-from bot.model import LOBBY, Commit, GameRow, LobbyChange, Publication, SeatRow
+from bot.model import LOBBY, RUNNING, Commit, GameRow, LobbyChange, Publication, SeatRow
 from bot.store.backend import Executor, Statement, WrongRowCount
+from bot.store.community import CommunityStore
 from bot.store.concern import Concern
 from bot.store.outbox import Outbox
 from bot.store.records import Records
 from bot.store.rows import (
+    MAX_ID,
     SEAT_CHANGE,
     SEAT_CHANGE_PARAMETERS,
     ChannelBusy,
@@ -28,15 +30,14 @@ from bot.store.rows import (
 )
 from bot.store.timers import TIMERS_QUERY, TimerStore
 
-# Both databases' integers are 64-bit signed: a larger id names no row.
-MAX_ID = 2**63 - 1
-
 # What a change reads of its game (see ``Games.snapshot``).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
 # With each player's preferences, read at each move: a player's change reaches their running games.
 SEATS_QUERY = (
     "SELECT seats.*, dm_channels.channel_id AS dm_channel_id, closed_dms.closed_at AS dm_closed_at,"
-    " player_preferences.language AS preferred, player_preferences.dm_hand, player_preferences.ping"
+    " player_preferences.language AS preferred, player_preferences.dm_hand, player_preferences.ping,"
+    " player_preferences.time_zone, player_preferences.quiet_hours,"
+    " player_preferences.away_from, player_preferences.away_until"
     " FROM seats"
     " LEFT JOIN dm_channels USING (user_id) LEFT JOIN closed_dms USING (user_id)"
     " LEFT JOIN player_preferences USING (user_id)"
@@ -49,9 +50,11 @@ GAME_PENDING_QUERY = "SELECT * FROM outbox WHERE game_id = ? ORDER BY version"
 # deleted, then inserted).
 MOVE = "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ? AND version = ? AND status = ?"
 STATUS_CHANGE = (
-    "UPDATE games SET state = COALESCE(?, state), version = ?, updated_at = ?, status = ?"
-    " WHERE id = ? AND version = ? AND status = ?"
+    "UPDATE games SET state = COALESCE(?, state), version = ?, updated_at = ?, status = ?,"
+    " started_at = COALESCE(started_at, ?) WHERE id = ? AND version = ? AND status = ?"
 )
+# A game starting or ending (once each a match): its seats enter or leave /turns' index.
+IN_PLAY = "UPDATE seats SET in_play = ? WHERE game_id = ?"
 
 
 class Games(Concern):
@@ -127,8 +130,8 @@ class Games(Concern):
                     raise ChannelBusy(busy)
                 (created,) = await db.fetch(
                     "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
-                    " locale, seed, created_at, updated_at, server_settings)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)"
+                    " locale, seed, created_at, updated_at, server_settings, clock_increment)"
+                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?)"
                     " RETURNING id",
                     (
                         row.kind,
@@ -142,6 +145,7 @@ class Games(Concern):
                         now,
                         now,
                         json.dumps(row.server_settings),
+                        row.clock_increment,
                     ),
                 )
                 game_id: int = created["id"]
@@ -154,7 +158,29 @@ class Games(Concern):
         return game_id
 
     async def set_message(self, game_id: int, message_id: int) -> None:
-        await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+        """The game's kept message is now ``message_id``: no message is posted after it yet."""
+        await self._write(
+            "UPDATE games SET message_id = ?, messages_after = 0 WHERE id = ?", (message_id, game_id)
+        )
+
+    async def count_messages(self, channel_id: int, count: int, last_id: int) -> None:
+        """``count`` more messages, up to ``last_id``, posted after the kept message of the channel's
+        running game (none if its message came after them: it was posted anew meanwhile)."""
+        await self._write(
+            "UPDATE games SET messages_after = messages_after + ?"
+            " WHERE channel_id = ? AND status = 'running' AND message_id < ?",
+            (count, channel_id, last_id),
+        )
+
+    async def kept_messages(self) -> list[tuple[int, int]]:
+        """(channel, kept message) of the running games of this process's shards."""
+        condition, parameters = self.shards.condition()
+        rows = await self._db.fetch(
+            "SELECT channel_id, message_id FROM games"
+            f" WHERE status = 'running' AND message_id IS NOT NULL AND {condition}",
+            parameters,
+        )
+        return [(row["channel_id"], row["message_id"]) for row in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         return [read_seat(row) for row in await self._db.fetch(SEATS_QUERY, (game_id,))]
@@ -203,7 +229,7 @@ class Games(Concern):
             if change.status == game.status
             else Statement(
                 STATUS_CHANGE,
-                (state, version, now, change.status, game.id, game.version, game.status),
+                (state, version, now, change.status, now, game.id, game.version, game.status),
                 changes=1,
             ),
             self._seats_statement(game.id, version, change),
@@ -222,6 +248,10 @@ class Games(Concern):
                     (game.id, game.id, seat, json.dumps(action), int(change.by_timeout), now),
                 )
             )
+        if change.status != game.status:
+            statements.append(Statement(IN_PLAY, (int(change.status == RUNNING), game.id)))
+        if change.away is not None:
+            statements += CommunityStore.away_statements(*change.away, automatic=True)
         if change.round_ended:
             statements.append(Records.round_totals_statement(game.id))
         winner = change.winner if change.finished else None
@@ -239,7 +269,7 @@ class Games(Concern):
         statements = [
             Statement(
                 STATUS_CHANGE,
-                (None, version, now, change.status, game.id, game.version, game.status),
+                (None, version, now, change.status, None, game.id, game.version, game.status),
                 changes=1,
             ),
             Statement("DELETE FROM seats WHERE game_id = ?", (game.id,)),

@@ -14,6 +14,9 @@ from bot.model import GameRow, SeatChange, SeatRow, TimerRow
 from bot.ratings import Skill
 from bot.store.backend import Row
 
+# Both databases' integers are 64-bit signed: a larger id names no row.
+MAX_ID = 2**63 - 1
+
 # Each seat column a change may write, and how, from ``seat_parameters`` (each ``{name}``
 # one of them; a NULL, or a 0, leaves the column as it was). The one place a seat's change is
 # written to the database: ``SEAT_CHANGE`` and its parameters' order are derived from it.
@@ -25,6 +28,8 @@ SEAT_WRITES: tuple[tuple[str, str], ...] = (
     ("stood_in", "CASE WHEN {stood_in} = 1 THEN 1 ELSE stood_in END"),
     ("decision_since", "COALESCE({decision_since}, decision_since)"),
     ("robot_state", "CASE WHEN {back} = 1 THEN NULL ELSE COALESCE({robot_state}, robot_state) END"),
+    ("decision_at", "COALESCE({decision_at}, decision_at)"),
+    ("bank_left", "COALESCE({bank_left}, bank_left)"),
 )
 
 
@@ -57,6 +62,8 @@ def seat_parameters(change: SeatChange) -> dict[str, Any]:
         "stood_in": int(change.stand_in is not None),
         "decision_since": change.decision_since,
         "robot_state": None if change.robot_state is None else json.dumps(change.robot_state),
+        "decision_at": change.decision_at,
+        "bank_left": change.bank_left,
     }
 
 

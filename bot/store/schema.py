@@ -274,4 +274,74 @@ MIGRATIONS: tuple[str, ...] = (
         claimed_at DOUBLE PRECISION
     );
     """,
+    # A game across days: time banks, quiet hours, away days, /turns (see bot/clock.py).
+    """
+    -- A game's clock: turn_timeout is the time per move, or with an increment the bank's start
+    -- (NULL: a time per move); started_at, when its first deal was made (its first decisions' start).
+    ALTER TABLE games ADD COLUMN clock_increment INTEGER;
+    ALTER TABLE games ADD COLUMN started_at DOUBLE PRECISION;
+
+    -- Seconds left in the seat's bank when its decision began (NULL: the whole bank; written with
+    -- each move of a game on a bank).
+    ALTER TABLE seats ADD COLUMN bank_left DOUBLE PRECISION;
+    -- 1 while the seat's game runs (set as it starts, cleared as it ends): what /turns' index holds.
+    ALTER TABLE seats ADD COLUMN in_play INTEGER NOT NULL DEFAULT 0;
+    UPDATE seats SET in_play = 1 WHERE game_id IN (SELECT id FROM games WHERE status = 'running');
+
+    -- A server's clock (with turn_timeout, as a game keeps it) and its players' away days per 30 days.
+    ALTER TABLE guild_settings ADD COLUMN clock_increment INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN away_days INTEGER;
+
+    -- A player's IANA time zone and quiet hours in it ('23-08'); and their last away span, as the
+    -- away_spans table has it, for the seats' read at each move (one join, no further lookup).
+    ALTER TABLE player_preferences ADD COLUMN time_zone TEXT;
+    ALTER TABLE player_preferences ADD COLUMN quiet_hours TEXT;
+    ALTER TABLE player_preferences ADD COLUMN away_from DOUBLE PRECISION;
+    ALTER TABLE player_preferences ADD COLUMN away_until DOUBLE PRECISION;
+
+    -- Each time a player was or is away (/away, or an away day used when their time ran out):
+    -- their clocks stop meanwhile; the spans of the last 30 days count against their away days.
+    CREATE TABLE away_spans (
+        user_id BIGINT NOT NULL,
+        starts_at DOUBLE PRECISION NOT NULL,
+        ends_at DOUBLE PRECISION NOT NULL,
+        automatic INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, starts_at)
+    );
+
+    -- /turns: a player's seats in running games, each joined to its game, timer and action by key.
+    CREATE INDEX seats_in_play ON seats (user_id, game_id) WHERE in_play = 1 AND gone = 0;
+    """,
+    # A game across days, second part: deadlines from each seat's clock, pings held through quiet
+    # hours, a busy channel's table posted anew.
+    """
+    -- When the seat's clock last started (its deadline counts from then, see bot/timekeeping.py):
+    -- for a running game's seat, from its expiry (the time per move before it), else its last change.
+    ALTER TABLE seats ADD COLUMN decision_at DOUBLE PRECISION;
+    UPDATE seats SET decision_at = COALESCE(
+        (SELECT timers.due_at - games.turn_timeout FROM timers JOIN games ON games.id = timers.game_id
+         WHERE timers.game_id = seats.game_id AND timers.seat = seats.seat AND timers.kind = 'expire'),
+        (SELECT updated_at FROM games WHERE games.id = seats.game_id))
+    WHERE in_play = 1;
+
+    -- Messages posted in the game's channel after its kept message (saved every few, see bot/traffic.py).
+    ALTER TABLE games ADD COLUMN messages_after INTEGER NOT NULL DEFAULT 0;
+
+    -- A fourth kind of timer: a call to move held through the player's quiet hours, due as they end.
+    CREATE TABLE timers_new (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('remind', 'expire', 'robot', 'ping')),
+        decision TEXT NOT NULL,
+        due_at DOUBLE PRECISION NOT NULL,
+        claimed_until DOUBLE PRECISION,
+        claimed_by TEXT,
+        PRIMARY KEY (game_id, seat, kind)
+    );
+    INSERT INTO timers_new (game_id, seat, kind, decision, due_at, claimed_until, claimed_by)
+        SELECT game_id, seat, kind, decision, due_at, claimed_until, claimed_by FROM timers;
+    DROP TABLE timers;
+    ALTER TABLE timers_new RENAME TO timers;
+    CREATE INDEX timers_by_due ON timers (due_at);
+    """,
 )

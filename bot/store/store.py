@@ -20,6 +20,7 @@ from bot.store.rows import ALL_SHARDS, Shards
 from bot.store.schema import MIGRATIONS
 from bot.store.sqlite import SQLiteBackend
 from bot.store.timers import TimerStore
+from bot.store.turns import Turns
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -36,7 +37,8 @@ async def open_backend(database: str) -> Backend:
 
 class Store:
     """The database, by concern: ``games``, ``outbox``, ``timers``, ``records``, ``community``,
-    ``heartbeats``, ``command_syncs``, each over the same backend."""
+    ``heartbeats``, ``command_syncs``, ``turns`` (a player's games across servers), each over the
+    same backend."""
 
     def __init__(self, backend: Backend, shards: Shards = ALL_SHARDS) -> None:
         self._db = backend
@@ -47,6 +49,7 @@ class Store:
         self.community = CommunityStore(backend)
         self.heartbeats = Heartbeats(backend)
         self.command_syncs = CommandSyncs(backend)
+        self.turns = Turns(backend, shards)
 
     @classmethod
     async def open(cls, database: str, shards: Shards = ALL_SHARDS) -> Store:

@@ -20,6 +20,7 @@ async def test_start_offers_the_game_options_in_the_engine_ranges_then_the_timeo
         ("hints", AppCommandOptionType.boolean.value, None, None, False),
         ("stand_in", AppCommandOptionType.boolean.value, None, None, False),
         ("turn_timeout", AppCommandOptionType.string.value, None, None, False),
+        ("clock", AppCommandOptionType.string.value, None, None, False),
         ("computers", AppCommandOptionType.integer.value, 0, 3, False),
         ("computer_level", AppCommandOptionType.string.value, None, None, False),
     ]

@@ -63,6 +63,8 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
     finished = [await finished_game(source, engine, channel=900 + n) for n, engine in enumerate(ENGINES)]
     await source.community.set_server(bue.guild.id, "turn_timeout", 5400)
     await source.community.set_player(bue.members[0].id, "ping", False)
+    await source.community.set_player(bue.members[0].id, "time_zone", "Europe/Rome")
+    await source.community.set_away(bue.members[0].id, 100.0, 3700.0)
     await source.close()
 
     counts = await migrate(database, postgres_database)
@@ -82,6 +84,7 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         "player_preferences": 1,
         "heartbeats": 1,
         "command_syncs": 1,
+        "away_spans": 1,
     }
     with pytest.raises(CopyRefused, match="not empty"):
         await migrate(database, postgres_database)
@@ -106,7 +109,10 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
     assert rummikub.query("SELECT status FROM games WHERE id = ?", finished[2]) == [("finished",)]
     # The server's settings and the players' preferences came along.
     assert bue.query("SELECT turn_timeout FROM guild_settings WHERE guild_id = ?", bue.guild.id) == [(5400,)]
-    assert bue.query("SELECT ping FROM player_preferences") == [(0,)]
+    assert bue.query("SELECT ping, time_zone FROM player_preferences") == [(0, "Europe/Rome")]
+    assert bue.query("SELECT user_id, starts_at, ends_at FROM away_spans") == [
+        (bue.members[0].id, 100.0, 3700.0)
+    ]
     # A new game is numbered after the copied ones.
     target = await Store.open(postgres_database)
     try:

@@ -68,7 +68,8 @@ async def test_settings_show_every_setting_with_its_default_in_the_admins_langua
     (embed,) = changed.response.embeds
     assert embed.title == t(lang, "settings.title")
     fields = {field.name: field.value for field in embed.fields}
-    assert len(fields) == 8
+    assert len(fields) == 9
+    assert fields[t(lang, "settings.name.away_days")].startswith(t(lang, "time.away_days", count=7))
     timeout = fields[t(lang, "settings.name.turn_timeout")]
     assert timeout.startswith(duration_text(lang, 7200))
     assert t(lang, "settings.default", value=duration_text(lang, 86400)) in timeout
@@ -92,7 +93,13 @@ async def test_each_setting_changes_new_games_and_never_a_running_one(simcord_en
     assert "partita 1" in driver.table_message().embeds[0].title  # the table in the server's language
     first = game_row(driver, driver.game_id)
     assert first["turn_timeout"] == 7200 and first["options"]["stand_in"] == 0 and first["locale"] == "it"
-    assert first["kept"] == {"reminder": 0, "computer_pause": 7.5, "computers_rated": False, "role_id": None}
+    assert first["kept"] == {
+        "reminder": 0,
+        "computer_pause": 7.5,
+        "computers_rated": False,
+        "role_id": None,
+        "away_days": 7,
+    }
     assert reminders(driver, driver.game_id) == 0
 
     # The server changes its mind: the running game goes on as it started.

@@ -429,7 +429,8 @@ def test_a_process_that_never_closed_its_sqlite_store_still_exits(tmp_path):
 
 async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
     """Each statement is a hop to aiosqlite's thread: a move's seats go in one, its end with its
-    state. (executemany runs its statement once per row: the seats' UPDATE shows twice.)"""
+    state. (executemany runs its statement once per row: the seats' UPDATE shows twice.) The move
+    that ends a match, once a match, takes its seats out of /turns' index (``in_play``)."""
     store = await Store.open(str(tmp_path / "db.sqlite3"))
     game_id = await running_game(store)
     sent: list[str] = []
@@ -453,6 +454,7 @@ async def test_a_move_sends_one_statement_per_table_it_changes(tmp_path):
         "INSERT INTO timers",
         "INSERT INTO outbox",
         "INSERT INTO actions",
+        "UPDATE seats SET",
         "COMMIT",
     ]
     await store.close()

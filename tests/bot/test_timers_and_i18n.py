@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import discord
@@ -13,9 +14,10 @@ import pytest
 
 from bot import __main__ as bot_main
 from bot.client import GameBot
-from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, duration_text, language_of, parse_duration, t
-from bot.planning import plan_timers
-from bot.store import TimerRow
+from bot.clock import parse_duration
+from bot.i18n import CATALOG, LANGUAGES, LOCALES_DIR, duration_text, language_of, t
+from bot.model import GameRow, SeatRow, TimerRow
+from bot.planning import plan_people
 from games.bue import Bue
 from games.core import GameError
 from games.rumbugz import RumBugz
@@ -26,32 +28,48 @@ REVEAL = frozenset({"reveal"})
 EXCHANGE = frozenset({"deck", "swap"})
 
 
+def row_of(timeout: int) -> GameRow:
+    return GameRow(1, "bue", 5, 10, 1, "running", {}, timeout, "en", 1, None, 3, None)
+
+
+def seats_of(count: int, **time: float) -> list[SeatRow]:
+    return [SeatRow(seat, seat + 1, f"p{seat}", "en", 0, False, False, **time) for seat in range(count)]
+
+
 def test_a_new_decision_gets_a_reminder_at_half_time_and_an_expiry():
-    assert plan_timers({2: EXCHANGE}, [], 3600, now=100.0) == [
-        (2, "remind", "deck,swap", 1900.0),
+    assert plan_people(row_of(3600), seats_of(3), {2: EXCHANGE}, [], now=100.0) == [
         (2, "expire", "deck,swap", 3700.0),
+        (2, "remind", "deck,swap", 1900.0),
     ]
 
 
 def test_a_simultaneous_decision_keeps_its_deadline_and_a_sent_reminder_is_not_sent_again():
     previous = [
-        TimerRow(1, 0, "expire", "reveal", 500.0),
-        TimerRow(1, 1, "expire", "reveal", 500.0),
-        TimerRow(1, 1, "remind", "reveal", 300.0),
+        TimerRow(1, 0, "expire", "reveal", 3700.0),
+        TimerRow(1, 1, "expire", "reveal", 3700.0),
+        TimerRow(1, 1, "remind", "reveal", 1900.0),
     ]
-    planned = plan_timers({0: REVEAL, 1: REVEAL}, previous, 3600, now=400.0)
+    seats = seats_of(2, decision_at=100.0)
+    planned = plan_people(row_of(3600), seats, {0: REVEAL, 1: REVEAL}, previous, now=400.0)
     assert planned == [
-        (0, "expire", "reveal", 500.0),
-        (1, "expire", "reveal", 500.0),
-        (1, "remind", "reveal", 300.0),
+        (0, "expire", "reveal", 3700.0),
+        (1, "expire", "reveal", 3700.0),
+        (1, "remind", "reveal", 1900.0),
+    ]
+    # Worked out again from when the clock started: an away span chosen since moves them on.
+    away = [replace(seat, away_from=1000.0, away_until=2000.0) for seat in seats]
+    assert plan_people(row_of(3600), away, {0: REVEAL, 1: REVEAL}, previous, now=1500.0) == [
+        (0, "expire", "reveal", 4700.0),
+        (1, "expire", "reveal", 4700.0),
+        (1, "remind", "reveal", 2900.0),
     ]
 
 
 def test_a_changed_decision_restarts_the_clock():
     previous = [TimerRow(1, 0, "expire", "reveal", 500.0)]
-    assert plan_timers({0: EXCHANGE}, previous, 60, now=400.0) == [
-        (0, "remind", "deck,swap", 430.0),
+    assert plan_people(row_of(60), seats_of(1, decision_at=0.0), {0: EXCHANGE}, previous, now=400.0) == [
         (0, "expire", "deck,swap", 460.0),
+        (0, "remind", "deck,swap", 430.0),
     ]
 
 
@@ -207,17 +225,18 @@ def test_a_text_kept_for_its_parameters_reads_them_as_given():
 
 
 def test_a_reminder_comes_after_the_servers_share_of_the_turn_or_never():
-    assert plan_timers({2: EXCHANGE}, [], 1000, now=0.0, reminder_share=0.8) == [
-        (2, "remind", "deck,swap", 800.0),
+    assert plan_people(row_of(1000), seats_of(3), {2: EXCHANGE}, [], now=0.0, reminder_share=0.8) == [
         (2, "expire", "deck,swap", 1000.0),
+        (2, "remind", "deck,swap", 800.0),
     ]
-    assert plan_timers({2: EXCHANGE}, [], 1000, now=0.0, reminder_share=0) == [
+    assert plan_people(row_of(1000), seats_of(3), {2: EXCHANGE}, [], now=0.0, reminder_share=0) == [
         (2, "expire", "deck,swap", 1000.0)
     ]
     # A seat keeping its deadline (its reminder sent) does not change the next seat's reminder.
-    previous = [TimerRow(1, 0, "expire", "reveal", 500.0)]
-    assert plan_timers({0: REVEAL, 1: REVEAL}, previous, 1000, now=100.0, reminder_share=0.5) == [
-        (0, "expire", "reveal", 500.0),
-        (1, "remind", "reveal", 600.0),
+    previous = [TimerRow(1, 0, "expire", "reveal", 400.0)]
+    seats = seats_of(2, decision_at=-600.0)
+    assert plan_people(row_of(1000), seats, {0: REVEAL, 1: REVEAL}, previous, now=100.0) == [
+        (0, "expire", "reveal", 400.0),
         (1, "expire", "reveal", 1100.0),
+        (1, "remind", "reveal", 600.0),
     ]
