@@ -160,24 +160,26 @@ class Clock:
             return compact(self.seconds)
         return f"{compact(self.seconds)}+{compact(self.increment)}"
 
-    def time_for(self, bank_left: float | None) -> float:
-        """The time a seat has for its next decision: the time per move; or its bank (``bank_left``,
-        None for a seat that never moved yet: the whole bank)."""
-        if self.increment is None or bank_left is None:
+    def time_for(self, left: float | None) -> float:
+        """The time a seat's clock has from when it (re)started: ``left`` (what its bank held then,
+        or what was left of a decision's time when an away span stopped it), never more than the
+        clock's full time; None: the full time (the time per move, or the whole bank)."""
+        if left is None:
             return float(self.seconds)
-        return min(max(bank_left, 0.0), float(self.seconds))
+        return min(max(left, 0.0), float(self.seconds))
 
-    def bank_after(self, bank_left: float | None, used: float, moved: bool) -> float | None:
-        """A seat's bank once a decision that took ``used`` seconds (``charged``) is over: what was
-        left, less ``used`` (never below nothing: time ran out), plus the increment when the seat
-        moved (a move the referee played for it on a timeout too, or a player whose time ran out
-        would run out again at once), never above the bank's start. None for a time per move."""
+    def bank_after(self, left: float | None, used: float, moved: bool) -> float:
+        """What a seat's clock holds for its next decision once one that took ``used`` seconds
+        (``charged``) is over. On a bank: what was left, less ``used`` (never below nothing: time
+        ran out), plus the increment when the seat moved (a move the referee played for it on a
+        timeout too, or a player whose time ran out would run out again at once), never above the
+        bank's start. On a time per move: the full time again."""
         if self.increment is None:
-            return None
-        left = max(self.time_for(bank_left) - max(used, 0.0), 0.0)
+            return float(self.seconds)
+        remaining = max(self.time_for(left) - max(used, 0.0), 0.0)
         if moved:
-            left += self.increment
-        return min(left, float(self.seconds))
+            remaining += self.increment
+        return min(remaining, float(self.seconds))
 
 
 def parse_clock(text: str) -> Clock:
@@ -510,14 +512,17 @@ def parse_away(text: str) -> int | None:
     return seconds
 
 
-def away_span(now: float, seconds: int, spans: Sequence[Span], away_days: int) -> Span:
+def away_span(
+    now: float, seconds: int, spans: Sequence[Span], away_days: int, automatic: Sequence[Span] = ()
+) -> Span:
     """The span an ``/away`` of ``seconds`` makes: from now (or from the start of the span the
-    player is already in, which it ends anew), refused beyond what is left of ``away_days``."""
+    player is already in, which it ends anew), refused beyond what is left of ``away_days``, which
+    the away days used for a game as time ran out there (``automatic``) count against too."""
     current = current_away(now, spans)
     earlier = [span for span in spans if span != current]
     if current is not None:
         earlier.append(Span(current.starts, now))
-    spent = away_used(now, earlier)
+    spent = away_used(now, [*earlier, *automatic]) + away_booked(now, automatic)
     if spent + seconds > away_days * DAY:
         left = max(0.0, away_days * DAY - spent)
         raise GameError(

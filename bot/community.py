@@ -221,9 +221,11 @@ class Community:
 
     # ------------------------------------------------------------------ away time
 
-    async def away_spans(self, user_id: int, now: float) -> list[Span]:
-        """The player's away spans that count now: those of the last 30 days, and the one they are in."""
-        return [Span(*span) for span in await self._store().away_spans(user_id, now - AWAY_WINDOW)]
+    async def away_spans(self, user_id: int, now: float, automatic: bool = False) -> list[Span]:
+        """The player's spans of ``/away`` that count now (``automatic``: the away days used for
+        their games as time ran out): those of the last 30 days, and the one they are in."""
+        spans = await self._store().away_spans(user_id, now - AWAY_WINDOW, automatic)
+        return [Span(*span) for span in spans]
 
     async def allowance(self, user_id: int, guild: discord.Guild | None, guild_id: int | None) -> int:
         """The player's away days, asked in ``guild_id`` (None: in DMs), see ``away_allowance``."""
@@ -232,18 +234,27 @@ class Community:
 
     async def away(self, user_id: int, now: float, allowance: int) -> AwayStatus:
         spans = await self.away_spans(user_id, now)
+        every = [*spans, *await self.away_spans(user_id, now, automatic=True)]
         return AwayStatus(
-            current_away(now, spans), away_used(now, spans), away_left(now, spans, allowance), allowance
+            current_away(now, spans), away_used(now, every), away_left(now, every, allowance), allowance
         )
 
-    async def go_away(self, user_id: int, duration: str, now: float, allowance: int) -> Span:
-        """``/away <duration>``: the span the player is now away in (one that ends now for
-        ``off``), written; refused beyond their ``allowance`` of days, nothing written."""
+    async def go_away(
+        self, user_id: int, duration: str, now: float, allowance: int
+    ) -> tuple[Span | None, Span]:
+        """``/away <duration>``: the player's last span before (None: none), and the span they are
+        now away in (one that ends now for ``off``), written; refused beyond their ``allowance`` of
+        days, nothing written."""
         spans = await self.away_spans(user_id, now)
         seconds = parse_away(duration)
-        span = away_ended(now, spans) if seconds is None else away_span(now, seconds, spans, allowance)
+        if seconds is None:
+            span = away_ended(now, spans)
+        else:
+            automatic = await self.away_spans(user_id, now, automatic=True)
+            span = away_span(now, seconds, spans, allowance, automatic)
+        last = await self._store().last_away(user_id)
         await self._store().set_away(user_id, span.starts, span.ends)
-        return span
+        return (Span(*last) if last is not None else None), span
 
     async def language(self, user_id: int) -> str | None:
         """The language the player chose for the bot's answers to them; None: their Discord's."""

@@ -92,8 +92,9 @@ class SeatRow:
     dm_closed_at: float | None = None  # when a DM to its person was last refused as closed (50007)
     dm_hand: bool = True  # the player's preference: their hand by DM (else the hand button only)
     ping: bool = True  # the player's preference: pinged when it is their move (else named)
-    # When the seat's clock last started (its decision's deadline counts from then), and the
-    # seconds left in its bank then (None: the whole bank, or a time per move).
+    # When the seat's clock last started (its decision's deadline counts from then; later than now
+    # while an away day holds it), and the time it had then: what its bank held, or what an away
+    # span left of its decision's time (None: the clock's full time).
     decision_at: float | None = None
     bank_left: float | None = None
     # The player's time zone and quiet hours ("23-08"), and their last away span (see bot.clock).
@@ -189,8 +190,8 @@ class SeatChange:
     back: bool = False  # the person is back: no stand-in, no computer's memory
     decision_since: int | None = None  # the version at which the seat's open decision began
     robot_state: dict[str, Any] | None = None  # a computer's memory after the change
-    decision_at: float | None = None  # the seat's clock started anew then
-    bank_left: float | None = None  # what the seat's bank holds once its decision is over
+    decision_at: float | None = None  # the seat's clock starts anew then
+    bank_left: float | None = None  # the time it then has (see ``SeatRow.bank_left``)
 
     def applied(self, seat: SeatRow) -> SeatRow:
         """``seat`` as the database has it once this change is written (a seat the change leaves
@@ -248,12 +249,13 @@ class Commit:
     stand_in_name: str = "🤖 {name}"
     # False: the match this ends counts for nobody's rating.
     rated: bool = True
-    # Seats whose clock started anew with this change, and when (``bot.planning.started_clocks``);
-    # seats whose bank changed as their decision ended, and what it then holds.
+    # Seats whose clock starts anew with this change, and when (``bot.planning.started_clocks``; an
+    # away span changed); seats whose clock's time changed (a decision over, an away span), and
+    # what it then holds.
     clocks_started: Mapping[int, float] = field(default_factory=dict)
     banks: Mapping[int, float] = field(default_factory=dict)
-    # A player now away (an away day used as their time ran out): (user id, from, until), written
-    # with the change.
+    # An away day used as a player's time ran out: (user id, from, until), written with the change
+    # (it counts against their away days).
     away: tuple[int, float, float] | None = None
 
     @property

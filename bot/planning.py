@@ -74,12 +74,13 @@ def plan_people(
             continue
         due, reminder = decision_timers(began, row, seats[seat], reminder_share)
         planned.append((seat, EXPIRE, decision, due))
-        if reminder is not None and (not same or (seat, REMIND) in kept):
-            planned.append((seat, REMIND, decision, reminder))
         ping = after_quiet(began, player_time(seats[seat]))
         held = (seat, PING) in kept if same else ping > began
         if held:
             planned.append((seat, PING, decision, ping))
+        # A reminder that would come with the held ping, or before it, is the ping's to make.
+        if reminder is not None and (not same or (seat, REMIND) in kept) and not (held and reminder <= ping):
+            planned.append((seat, REMIND, decision, reminder))
     return planned
 
 

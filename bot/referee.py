@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import planning, standins, timekeeping
-from bot.clock import DAY, Span, automatic_away, current_away
+from bot.clock import DAY, PlayerTime, Span, automatic_away, current_away
 from bot.model import (
     ABORTED,
     FINISHED,
@@ -33,7 +33,7 @@ from bot.model import (
     Timer,
     TimerRow,
 )
-from bot.planning import PING, REMIND, ROBOT_MOVE, Pace
+from bot.planning import EXPIRE, PING, REMIND, ROBOT_MOVE, Pace
 from games.core import BACK, JSON, LEAVE, STAND_IN, Event, GameError
 from games.robots import LEVELS
 
@@ -48,8 +48,8 @@ AWAY_DAY_USED, EVERYONE_AWAY = "time.event.away_day", "time.event.everyone_away"
 # An away day is used as a player's time runs out only in a game played across days: one whose
 # clock gives a day or more. On a quicker clock it would hold the others up far longer than a turn.
 AWAY_DAYS_FROM = DAY
-# A timer that comes due this long before the time its seat's rows now give it (an away span or
-# quiet hours chosen since it was planned) is planned again rather than acted on.
+# A timer due this long before the time its seat's rows now give it (an away span, quiet hours or
+# a time zone chosen since it was planned) is planned again rather than acted on.
 SLACK = 1.0
 
 # A person's move, or a function of the game and the mover's seat that builds it (a panel's
@@ -117,10 +117,12 @@ class Due:
 
 @dataclass(frozen=True)
 class Away:
-    """A person's away time changed (``/away``, ``/away off``): told in the channel, their clocks
-    stopped or running again (the seats' read has their span)."""
+    """A person's away time changed (``/away``, ``/away off``): told in the channel, their clock
+    stopped or running again. The seats' read has their span as it now is; ``before``: their last
+    one before the change (None: none)."""
 
     user_id: int
+    before: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,8 @@ def rule(table: Match[Any] | Lobby[Any], order: Order, context: Context) -> list
     if isinstance(order, Due):
         return _due(table, order, context)
     if isinstance(order, Away):
-        return [_away(table, _seat(table, order.user_id), context)]
+        before = PlayerTime(away=() if order.before is None else (order.before,))
+        return [_away(table, _seat(table, order.user_id), context, before)]
     if not isinstance(order, Play | Leave | ComeBack):
         raise GameError("error.lobby_closed")
     seat = _seat(table, order.user_id)
@@ -301,19 +304,26 @@ def _planned(
     context: Context,
     events: Sequence[Event] = (),
     banks: Mapping[int, float] | None = None,
+    restarts: Mapping[int, float] | None = None,
 ) -> tuple[list[Timer], dict[int, float], tuple[int, ...]]:
-    """The timers the game needs after a change (its seats' banks first set to ``banks``): the
-    seats whose clock starts now, and those of them called in their quiet hours (their ping held)."""
-    banks = banks or {}
+    """The timers the game needs after a change, its seats' clocks first set to what ``banks`` and
+    ``restarts`` say: the seats whose clock starts (at ``restarts``' time, else now), and those
+    called in their quiet hours (their ping held)."""
+    banks, restarts = banks or {}, restarts or {}
     seats = [
-        replace(seat, bank_left=banks[seat.seat]) if seat.seat in banks else seat for seat in table.seats
+        replace(
+            seat,
+            bank_left=banks.get(seat.seat, seat.bank_left),
+            decision_at=restarts.get(seat.seat, seat.decision_at),
+        )
+        for seat in table.seats
     ]
     timers = planning.plan(
         replace(table, seats=seats), table.timers, changed, context.now, context.pace, events
     )
     started = planning.started_clocks(table.timers, timers)
     hushed = tuple(seat for seat, kind, *_ in timers if kind == PING and seat in started)
-    return timers, dict.fromkeys(started, context.now), hushed
+    return timers, dict.fromkeys(started, context.now) | dict(restarts), hushed
 
 
 def _committed(table: Match[Any], commit: Commit) -> Ruling:
@@ -376,9 +386,9 @@ def _due(table: Match[Any], order: Due, context: Context) -> list[Ruling]:
     if timer.kind in (REMIND, PING):
         return [_reminded(table, timer, context)]
     seat = table.seats[timer.seat]
-    span = automatic_away(context.now, order.away_spans, order.away_days)
-    if span is not None and timekeeping.game_clock(table.row).seconds >= AWAY_DAYS_FROM:
-        return [_away(table, timer.seat, context, span)]
+    day = automatic_away(context.now, order.away_spans, order.away_days)
+    if day is not None and timekeeping.game_clock(table.row).seconds >= AWAY_DAYS_FROM:
+        return [_away(table, timer.seat, context, day=day)]
     if standins.enabled(table.row.options) and order.turns_timed_out >= standins.TIMED_OUT_TURNS:
         # A computer plays this seat's moves, at its pace, until its player acts again.
         action = standins.stand_in(standins.level(table.seats), left=False)
@@ -424,18 +434,28 @@ def _replanned(table: Match[Any], timer: TimerRow, context: Context) -> Ruling |
     on. None when it is due indeed."""
     timers = planning.plan(table, table.timers, (), context.now, context.pace)
     due = next((at for seat, kind, _, at in timers if (seat, kind) == (timer.seat, timer.kind)), None)
-    if due is None or due <= context.now + SLACK:
+    if due is None or due <= max(timer.due_at, context.now) + SLACK:
         return None
     return _committed(table, _unchanged(table, timers, Publication(before=table.game.required_to_act())))
 
 
-def _away(table: Match[Any], seat: int, context: Context, day: Span | None = None) -> Ruling:
-    """A person's away time changed: told in the channel (and that the game waits, when every person
-    is away), their clocks stopped or running again, the timers planned anew from it. ``day``: an
-    away day used now, as their time ran out, written with the change."""
+def _away(
+    table: Match[Any], seat: int, context: Context, before: PlayerTime | None = None, day: Span | None = None
+) -> Ruling:
+    """A person's away time changed (``before``: as it was), or an away day of theirs is used as
+    their time runs out (``day``, written with the change, counted against their away days): told
+    in the channel (and that the game waits, when every person is away), their running clock
+    restarted with what it had left (after an away day: nothing, once the day is over), the timers
+    planned anew from it."""
     row = table.seats[seat]
-    if day is not None:
-        table.seats[seat] = row = timekeeping.away_from_to(row, day)
+    restarts: dict[int, float] = {}
+    left: dict[int, float] = {}
+    if any(timer.seat == seat and timer.kind == EXPIRE for timer in table.timers):
+        if day is not None:
+            restarts[seat], left[seat] = day.ends, 0.0
+        else:
+            was = before or timekeeping.player_time(row)
+            restarts[seat], left[seat] = context.now, timekeeping.time_left(table.row, row, was, context.now)
     away = current_away(context.now, timekeeping.player_time(row).away)
     if day is not None:
         events = [Event(AWAY_DAY_USED, {"name": row.name, "until_at": day.ends})]
@@ -446,10 +466,11 @@ def _away(table: Match[Any], seat: int, context: Context, day: Span | None = Non
     back = _everyone_away(table.seats, context.now)
     if back is not None:
         events.append(Event(EVERYONE_AWAY, {"until_at": back}))
-    timers, started, hushed = _planned(table, (), context)
+    timers, started, hushed = _planned(table, (), context, banks=left, restarts=restarts)
     publication = Publication(events, table.game.required_to_act(), hushed=hushed)
     taken = None if day is None else (row.user_id, day.starts, day.ends)
-    return _committed(table, _unchanged(table, timers, publication, clocks_started=started, away=taken))
+    change = _unchanged(table, timers, publication, clocks_started=started, banks=left, away=taken)
+    return _committed(table, change)
 
 
 def _everyone_away(seats: Sequence[SeatRow], now: float) -> float | None:

@@ -307,9 +307,8 @@ class TableService:
         (nothing, for a timer whose decision has passed, which is dropped). One whose firing
         fails is logged and dropped."""
         try:
-            read = await self.read(timer.game_id) if timer.kind == EXPIRE else None
-            order = await expiry(self.store, timer, read, self.now()) if read is not None else Due(timer)
-            if await self.act(timer.game_id, order, Nobody(read)):
+            order = await expiry(self.store, timer, self.now()) if timer.kind == EXPIRE else Due(timer)
+            if await self.act(timer.game_id, order):
                 return  # its change planned the timers that follow
         except GameError:
             pass  # the game is over, or no longer this timer's
@@ -329,15 +328,10 @@ class TableService:
         await self.store.games.forget_dm_closed(user_id)
 
 
-async def expiry(store: Store, timer: TimerRow, read: Snapshot, now: float) -> Due:
+async def expiry(store: Store, timer: TimerRow, now: float) -> Due:
     """An expiry, with what the referee needs to know besides its game: how many of the seat's
     turns in a row ran out, and its player's away days (one is used first, if any is left)."""
     moves = await store.games.moves_since_own(timer.game_id, timer.seat)
-    seat = next((seat for seat in read.seats if seat.seat == timer.seat), None)
-    if seat is None or seat.is_robot:
-        return Due(timer, standins.turns_timed_out(moves, timer.seat))
-    spans = await store.community.away_spans(seat.user_id, now - AWAY_WINDOW)
-    allowance = away_allowance(None, await store.community.running_games_settings(seat.user_id))
-    return Due(
-        timer, standins.turns_timed_out(moves, timer.seat), tuple(Span(*span) for span in spans), allowance
-    )
+    spans, games = await store.community.away_of_seat(timer.game_id, timer.seat, now - AWAY_WINDOW)
+    away = tuple(Span(*span) for span in spans)
+    return Due(timer, standins.turns_timed_out(moves, timer.seat), away, away_allowance(None, games))

@@ -4,7 +4,8 @@ Discord, no store, no clock of its own.
 
 - a game's clock (``game_clock``), a host's (``split_clock``), a new game's (``opening_clock``);
 - a seat's player's time (``player_time``); its decision's deadline and reminder, counted from
-  when its clock started (``decision_timers``); its bank once a decision is over (``bank_after``);
+  when its clock started (``decision_timers``); what its clock holds once a decision is over
+  (``bank_after``), or when its player's away time changes (``time_left``);
 - a player's away days (``away_allowance``, ``AwayStatus``).
 """
 
@@ -101,15 +102,13 @@ def decision_timers(began: float, row: GameRow, seat: SeatRow, share: float) -> 
     return due, reminder_at(began, clock.time_for(seat.bank_left), due, share, player)
 
 
-def bank_after(row: GameRow, seat: SeatRow, now: float, moved: bool) -> float | None:
-    """The seat's bank once its decision, its clock started at ``seat.decision_at``, is over at
-    ``now`` (``moved``: by a move of its own, the referee's on a timeout included); None for a game
-    on a time per move. Time away is not charged."""
-    clock = game_clock(row)
-    if not clock.is_bank:
-        return None
+def bank_after(row: GameRow, seat: SeatRow, now: float, moved: bool) -> float:
+    """What the seat's clock holds for its next decision once the one it started at
+    ``seat.decision_at`` is over at ``now`` (``moved``: by a move of its own, the referee's on a
+    timeout included): on a bank, what is left of it with the increment; on a time per move, the
+    full time. Time away is not charged."""
     began = seat.decision_at if seat.decision_at is not None else now
-    return clock.bank_after(seat.bank_left, charged(began, now, player_time(seat).away), moved)
+    return game_clock(row).bank_after(seat.bank_left, charged(began, now, player_time(seat).away), moved)
 
 
 def banks_after(
@@ -120,17 +119,23 @@ def banks_after(
     mover: int | None,
     now: float,
 ) -> dict[int, float]:
-    """What each person's bank holds once a change ended or changed the decision they faced
-    (``before``, then ``after``: what each seat had to decide), ``mover`` the seat that moved; none
-    on a time per move, and none for a seat a computer plays."""
-    if not game_clock(row).is_bank:
-        return {}
+    """What each person's clock holds for their next decision once a change ended or changed the
+    one they faced (``before``, then ``after``: what each seat had to decide), ``mover`` the seat
+    that moved. A seat still facing the same decision (a turn of two steps) keeps its clock
+    running, charged once as that decision ends; a seat a computer plays keeps none."""
     return {
-        seat: bank
+        seat: bank_after(row, seats[seat], now, moved=seat == mover)
         for seat, actions in before.items()
-        if (seat == mover or after.get(seat) != actions) and not seats[seat].played_by_computer
-        if (bank := bank_after(row, seats[seat], now, moved=seat == mover)) is not None
+        if after.get(seat) != actions and not seats[seat].played_by_computer
     }
+
+
+def time_left(row: GameRow, seat: SeatRow, before: PlayerTime, now: float) -> float:
+    """What the seat's running clock has left at ``now``, its player's time as it was (``before``):
+    what it restarts with when their away time changes, so that only the away time from then on
+    counts for it (the seats' read knows a player's last span alone)."""
+    began = seat.decision_at if seat.decision_at is not None else now
+    return max(game_clock(row).time_for(seat.bank_left) - charged(began, now, before.away), 0.0)
 
 
 def split_clock(options: Mapping[str, int]) -> tuple[Clock | None, dict[str, int]]:

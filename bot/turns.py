@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter, LoadedGame, loaded
-from bot.clock import AWAY_OFF
+from bot.clock import AWAY_OFF, Span
 from bot.community import Community
 from bot.i18n import described, discord_time, t
 from bot.recap import since_own_move
@@ -225,12 +225,12 @@ def turns_command(host: TurnsHost) -> app_commands.Command:
     return turns
 
 
-async def away_everywhere(host: TurnsHost, user_id: int) -> None:
-    """Each running game the player sits in takes their away time's change, by the one path: told
-    in its channel, their clocks stopped or running again."""
+async def away_everywhere(host: TurnsHost, user_id: int, before: Span | None) -> None:
+    """Each running game the player sits in takes their away time's change (``before``: their last
+    span before it), by the one path: told in its channel, their clock stopped or running again."""
     for turn in await host.store.turns.of_player(user_id):
         try:
-            await host.tables.act(turn.game_id, Away(user_id))
+            await host.tables.act(turn.game_id, Away(user_id, before))
         except GameError:
             continue  # over, or left, since it was read
 
@@ -243,10 +243,10 @@ def away_command(host: TurnsHost) -> app_commands.Command:
         community = host.community
         now = discord.utils.utcnow().timestamp()
         allowance = await community.allowance(user_id, interaction.guild, interaction.guild_id)
-        span = await community.go_away(user_id, str(duration), now, allowance)
+        before, span = await community.go_away(user_id, str(duration), now, allowance)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
-        await away_everywhere(host, user_id)
+        await away_everywhere(host, user_id, before)
         if span.ends > now:
             done = t(
                 lang, "turns.away.set", until=discord_time(span.ends), relative=discord_time(span.ends, "R")

@@ -93,7 +93,7 @@ async def start(
         clocks_started=dict.fromkeys(range(players), now),
     )
     await store.games.commit(row, change, now)
-    return replace(row, status=RUNNING, state=state, version=row.version + 1)
+    return replace(row, status=RUNNING, state=state, version=row.version + 1, started_at=now)
 
 
 def move(n: int, *, seat: int = 0, totals: Sequence[int] = (0, 0), **change: Any) -> Commit:

@@ -27,6 +27,9 @@ SERVER_COLUMNS = (
     "clock_increment",
     "away_days",
 )
+# What a player's running games kept of their servers' settings, read from /turns' index.
+RUNNING_GAMES_SETTINGS = "SELECT games.server_settings FROM seats JOIN games ON games.id = seats.game_id"
+IN_PLAY = "seats.in_play = 1 AND seats.gone = 0 AND games.status = 'running'"
 PLAYER_COLUMNS = ("language", "dm_hand", "ping", "game_options", "time_zone", "quiet_hours")
 
 
@@ -142,25 +145,58 @@ class CommunityStore:
     async def running_games_settings(self, user_id: int) -> list[dict[str, Any]]:
         """What each running game the player sits in kept of its server's settings (its away days)."""
         rows = await self._db.fetch(
-            "SELECT games.server_settings FROM seats JOIN games ON games.id = seats.game_id"
-            " WHERE seats.user_id = ? AND seats.in_play = 1 AND seats.gone = 0 AND games.status = 'running'",
-            (user_id,),
+            f"{RUNNING_GAMES_SETTINGS} WHERE seats.user_id = ? AND {IN_PLAY}", (user_id,)
         )
         return [json.loads(row["server_settings"]) for row in rows]
 
     # ------------------------------------------------------------------ away spans
 
-    async def away_spans(self, user_id: int, since: float) -> list[tuple[float, float]]:
-        """(start, end) of the player's away spans that end after ``since``, oldest first."""
+    async def away_of_seat(
+        self, game_id: int, seat: int, since: float
+    ) -> tuple[list[tuple[float, float]], list[dict[str, Any]]]:
+        """What an expiry of the seat needs of its player, in one read: their away spans that end
+        after ``since``, and what each of their running games kept of its server's settings."""
+        player = "(SELECT user_id FROM seats WHERE game_id = ? AND seat = ?)"
+        spans, games = await self._db.fetch_many(
+            [
+                Statement(
+                    f"SELECT starts_at, ends_at FROM away_spans WHERE user_id = {player} AND ends_at > ?"
+                    " ORDER BY starts_at",
+                    (game_id, seat, since),
+                ),
+                Statement(
+                    f"{RUNNING_GAMES_SETTINGS} WHERE seats.user_id = {player} AND {IN_PLAY}", (game_id, seat)
+                ),
+            ]
+        )
+        return [(row["starts_at"], row["ends_at"]) for row in spans], [
+            json.loads(row["server_settings"]) for row in games
+        ]
+
+    async def away_spans(
+        self, user_id: int, since: float, automatic: bool = False
+    ) -> list[tuple[float, float]]:
+        """(start, end) of the player's spans of ``/away`` (``automatic``: of the away days used for
+        their games as time ran out) that end after ``since``, oldest first."""
         rows = await self._db.fetch(
-            "SELECT starts_at, ends_at FROM away_spans WHERE user_id = ? AND ends_at > ? ORDER BY starts_at",
-            (user_id, since),
+            "SELECT starts_at, ends_at FROM away_spans WHERE user_id = ? AND ends_at > ? AND automatic = ?"
+            " ORDER BY starts_at",
+            (user_id, since, int(automatic)),
         )
         return [(row["starts_at"], row["ends_at"]) for row in rows]
 
     async def set_away(self, user_id: int, starts: float, ends: float) -> None:
         """The player is away from ``starts`` to ``ends`` (``away_statements``), in one transaction."""
         await self._db.run(self.away_statements(user_id, starts, ends))
+
+    async def last_away(self, user_id: int) -> tuple[float, float] | None:
+        """The player's last span of ``/away``, as the seats' read has it (None: none)."""
+        rows = await self._db.fetch(
+            "SELECT away_from, away_until FROM player_preferences WHERE user_id = ?", (user_id,)
+        )
+        if not rows or rows[0]["away_from"] is None or rows[0]["away_until"] is None:
+            return None
+        return rows[0]["away_from"], rows[0]["away_until"]
 
     @staticmethod
     def away_statements(
@@ -169,8 +205,8 @@ class CommunityStore:
         """The player is away from ``starts`` to ``ends``: a new span, or the one that began at
         ``starts`` ended anew (an ``/away`` while away, or ``/away off``); a span ended as it began
         is gone. The player's last span is kept with their preferences too, by the same statements
-        (the seats' read takes it from there). ``automatic``: an away day used as their time ran out."""
-        last = "(SELECT {} FROM away_spans WHERE user_id = ? ORDER BY starts_at DESC LIMIT 1)"
+        (the seats' read takes it from there). ``automatic``: an away day used for one game as
+        their time ran out there: it counts against their away days, and stops no other game."""
         span = (
             Statement("DELETE FROM away_spans WHERE user_id = ? AND starts_at = ?", (user_id, starts))
             if ends <= starts
@@ -179,6 +215,11 @@ class CommunityStore:
                 " ON CONFLICT (user_id, starts_at) DO UPDATE SET ends_at = excluded.ends_at",
                 (user_id, starts, ends, int(automatic)),
             )
+        )
+        if automatic:
+            return [span]
+        last = (
+            "(SELECT {} FROM away_spans WHERE user_id = ? AND automatic = 0 ORDER BY starts_at DESC LIMIT 1)"
         )
         kept = Statement(
             f"INSERT INTO player_preferences (user_id, away_from, away_until)"

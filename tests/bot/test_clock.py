@@ -118,8 +118,9 @@ def test_a_bank_pays_a_move_back_up_to_its_start_and_runs_out():
     assert clock.bank_after(HOUR, 5 * HOUR, moved=True) == 12 * HOUR  # ran out: the increment alone
     assert clock.bank_after(2 * DAY, DAY, moved=False) == DAY  # a decision ended by others' move
     assert Clock(3 * DAY, 0).bank_after(None, DAY, moved=True) == 2 * DAY
-    assert Clock(DAY).bank_after(None, HOUR, moved=True) is None  # a time per move keeps no bank
-    assert Clock(DAY).time_for(5.0) == DAY
+    # A time per move: the full time for each decision, or what an away span left of one.
+    assert Clock(DAY).bank_after(5.0, HOUR, moved=True) == DAY
+    assert Clock(DAY).time_for(None) == DAY and Clock(DAY).time_for(5.0) == 5.0
 
 
 @given(

@@ -159,15 +159,19 @@ async def test_an_away_day_used_as_time_runs_out_is_written_with_the_change_or_n
     now = 100 * DAY
     used = move(1, action=None, away=(1, now, now + DAY))
     await store.games.commit(row, used, now)
-    assert await store.community.away_spans(1, since=0.0) == [(now, now + DAY)]
-    rows = await store.backend.fetch("SELECT automatic FROM away_spans")
-    assert [row[0] for row in rows] == [1]
+    assert await store.community.away_spans(1, since=0.0, automatic=True) == [(now, now + DAY)]
+    assert await store.community.away_spans(1, since=0.0) == []
+    # It counts against her away days, and stops no other game of hers: it is not her last span.
     anna = (await store.games.seats(game_id))[0]
-    assert (anna.away_from, anna.away_until) == (now, now + DAY)
+    assert (anna.away_from, anna.away_until) == (None, None)
+    assert await store.community.last_away(1) is None
     # A change refused (the game moved on since it was read) writes no span either.
     with pytest.raises(StaleVersion):
         await store.games.commit(row, move(2, action=None, away=(1, now + DAY, now + 2 * DAY)), now + DAY)
-    assert await store.community.away_spans(1, since=0.0) == [(now, now + DAY)]
+    assert await store.community.away_spans(1, since=0.0, automatic=True) == [(now, now + DAY)]
+    # Her own /away is her last span, whatever days were used for her games since.
+    await store.community.set_away(1, now - DAY, now - DAY / 2)
+    assert await store.community.last_away(1) == (now - DAY, now - DAY / 2)
 
 
 def test_the_planners_and_the_commits_calls_for_a_seat():
@@ -186,7 +190,9 @@ def test_the_planners_and_the_commits_calls_for_a_seat():
     # A day away in the middle of a three-day wait is not charged: two days of it are.
     away = replace(seat, bank_left=None, decision_at=now, away_from=now + DAY, away_until=now + 2 * DAY)
     assert bank_after(row, away, now + 3 * DAY, moved=True) == DAY + 12 * 3600
-    assert bank_after(replace(row, clock_increment=None), away, now + DAY, moved=True) is None
+    assert (
+        bank_after(replace(row, clock_increment=None), away, now + DAY, moved=True) == 3 * DAY
+    )  # a full time
     # Without a zone, nothing moves.
     assert decision_timers(now, row, replace(seat, time_zone=None), 0) == (now + 2 * 3600, None)
 
