@@ -2,9 +2,10 @@
 channel, a lobby, running, finished, aborted), by a player and by a stranger, is answered by its
 handler: Discord never tells anyone "The application did not respond" (issue 37).
 
-Each command the bot registers is sent with its required options filled in; each move a game's
-buttons and menus can name (the shared ones, its own flows, the lobby's) is clicked on the game's
-message, as a button and as a select. The bot's last resort (``replies.make_sure_answered``)
+Each command the bot registers is sent with its required options filled in (``/turns``, ``/away``
+and the preferences of time among them); each move a game's buttons and menus can name (the shared
+ones, its own flows, the lobby's) is clicked on the game's message, as a button and as a select,
+and so are ``/turns``' buttons. The bot's last resort (``replies.make_sure_answered``)
 answers whatever a handler left unanswered, and says so in the log: that warning fails the test,
 for it would be a handler's oversight."""
 
@@ -132,6 +133,13 @@ async def test_every_command_and_click_is_answered(simcord_env, database, caplog
                     result = await forge_click(
                         simcord_env, member, driver.channel, message, custom_id, values=values
                     )
+                    if not result.acknowledged:
+                        unanswered.append(f"{custom_id} by {member.name}")
+            # /turns' buttons: Next and What happened, the clicker's own and another player's.
+            for owner in (member, player):
+                for which in ("n", "r"):
+                    custom_id = f"turns:{owner.id}:{game_id}:{which}"
+                    result = await forge_click(simcord_env, member, driver.channel, message, custom_id)
                     if not result.acknowledged:
                         unanswered.append(f"{custom_id} by {member.name}")
     assert not unanswered, unanswered

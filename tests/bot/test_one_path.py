@@ -1,7 +1,9 @@
 """Every change a game makes takes the one path (issue 37): the deal, a move, a player leaving and
-coming back, a computer standing in, a reminder, a turn running out, an abort, a lobby's seats.
-Each is committed with what it announces; killed between that commit and its announcements, the
-bot announces everything once after a restart, however often it restarts."""
+coming back, a computer standing in, a reminder, a turn running out, an abort, a lobby's seats;
+and a player's away time (``/away``), an away day used as their time runs out, a call to move
+held through quiet hours (issue 38). Each is committed with what it announces; killed between
+that commit and its announcements, the bot announces everything once after a restart, however
+often it restarts."""
 
 from __future__ import annotations
 
@@ -66,6 +68,21 @@ async def remind(env: Any, driver: Any) -> None:
     await env.advance_time(1800 + 1)
 
 
+async def away(env: Any, driver: Any) -> None:
+    await driver.members[0].slash(driver.channel, "away", duration="2d")
+
+
+async def dealt_on_a_day(env: Any, database: str) -> RummikubDriver:
+    """A game on the default clock, a day per move: time running out uses an away day."""
+    driver = RummikubDriver(env, database)
+    await driver.open()
+    return driver
+
+
+async def run_out(env: Any, driver: Any) -> None:
+    await env.advance_time(86400 + 1)
+
+
 async def abort(env: Any, driver: Any) -> None:
     question = await driver.members[0].slash(driver.channel, "rummikub abort")
     await driver.members[0].click(question.response, label="Abort")
@@ -77,6 +94,8 @@ CHANGES: dict[str, tuple[Setup, Change, str]] = {
     "a move": (dealt, draw, "drew a tile"),
     "a player leaving": (dealt, leave, "left the game"),
     "a reminder": (dealt, remind, "half your time is gone"),
+    "an away": (dealt, away, "is away until"),
+    "an away day used": (dealt_on_a_day, run_out, "one of their away days is used"),
     "an abort": (dealt, abort, "closed by"),
 }
 
@@ -143,4 +162,26 @@ async def test_a_stand_in_and_a_player_back_each_announced_once_after_a_crash(
     for _ in range(2):
         await simcord_env.restart_bot(make_bot())
         assert said(driver, "is back and plays their own seat again") == 1
+        assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+
+
+async def test_a_call_to_move_held_through_quiet_hours_is_told_once_after_a_crash(
+    simcord_env, database, make_bot, monkeypatch
+):
+    driver = RummikubDriver(simcord_env, database)
+    anna = driver.members[0]
+    await anna.slash(driver.channel, "preferences timezone", value="Europe/Rome")
+    await anna.slash(driver.channel, "preferences quiet_hours", value="23-08")
+    await driver.open(turn_timeout="1d")  # 01:00 in Rome
+    if driver.state().turn == 0:
+        await anna.click(driver.table_message(), label="Draw")
+    await driver.members[1].click(driver.table_message(), label="Draw")
+    assert said(driver, "**anna**: your move") >= 1  # named in her night, not pinged
+    with monkeypatch.context() as patch:
+        patch.setattr(Publisher, "deliver", nothing_announced)
+        await simcord_env.advance_time(7 * 3600)  # 08:00 in Rome: the held ping
+    assert said(driver, f"<@{anna.id}>: your move") == 0
+    for _ in range(2):
+        await simcord_env.restart_bot(make_bot())
+        assert said(driver, f"<@{anna.id}>: your move") == 1
         assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
