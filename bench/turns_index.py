@@ -61,8 +61,12 @@ async def fill(store: Store, games: int, players: int, running: float, seed: int
         seated = rng.sample(range(1, players + 1), rng.randint(2, 4))
         to_move = rng.randrange(len(seated))
         for seat, user_id in enumerate(seated):
+            # The seat to move's clock started with the last action; the others' with the one before.
             decision_since = 5 if seat == to_move else 4
-            seat_rows.append((game_id, seat, user_id, f"p{user_id}", "en", decision_since, int(is_running)))
+            decision_at = created + 60 * (decision_since - 1)
+            seat_rows.append(
+                (game_id, seat, user_id, f"p{user_id}", "en", decision_since, decision_at, int(is_running))
+            )
         for number in range(1, 5):
             action_rows.append(
                 (game_id, number, number % len(seated), '{"type": "draw"}', created + 60 * number)
@@ -78,8 +82,8 @@ async def fill(store: Store, games: int, players: int, running: float, seed: int
             game_rows,
         ),
         (
-            "INSERT INTO seats (game_id, seat, user_id, name, locale, decision_since, in_play)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, name, locale, decision_since, decision_at, in_play)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             seat_rows,
         ),
         ("INSERT INTO actions (game_id, number, seat, action, at) VALUES (?, ?, ?, ?, ?)", action_rows),

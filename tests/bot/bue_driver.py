@@ -49,10 +49,13 @@ class BueDriver(TableDriver[Bue]):
         panel = await member.click(self.table_message(), label="Reveal a card")
         return await member.click(panel.response, custom_id=self.card_button(panel, "reveal_card", position))
 
-    async def play_one(self, rng: random.Random) -> None:
-        """One decision of whoever must decide, chosen at random among legal moves."""
+    async def play_one(self, rng: random.Random, seat: int | None = None) -> None:
+        """One decision of ``seat`` (by default the first who must decide), chosen at random among
+        its legal moves."""
         game = self.state()
-        seat, actions = sorted(game.to_act().items())[0]
+        to_act = game.to_act()
+        seat = min(to_act) if seat is None else seat
+        actions = to_act[seat]
         if "reveal" in actions:
             await self.reveal(seat, rng.choice(game.hidden_positions(seat)))
             return

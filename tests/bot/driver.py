@@ -15,8 +15,10 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import asyncpg
 
+from bot.refusals import REPOST_AFTER
 from bot.render import faces_in
 from bot.store.postgres import numbered_placeholders
+from bot.traffic import SAVE_EVERY
 from games.core import Game
 
 NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio", "gina", "ivo", "lea", "marco")
@@ -105,6 +107,17 @@ class TableDriver(Generic[GameT]):
     def table_message(self) -> Any:
         """The table message as it is now."""
         return next(m for m in self.channel.history() if m.id == self.table_id())
+
+    def kept_table(self, table_id: int) -> int:
+        """The table's id now: ``table_id`` still, unless the messages posted under it buried it (a
+        busy channel's table is posted anew at the bottom, ``bot.refusals.REPOST_AFTER``), checked.
+        Counted in memory, saved every ``SAVE_EVERY``: a restart loses fewer, and a click answered
+        with the table itself reads the saved count alone."""
+        now = self.table_id()
+        if now != table_id:
+            under = [message for message in self.channel.history() if table_id < message.id < now]
+            assert REPOST_AFTER - SAVE_EVERY < len(under) < REPOST_AFTER + SAVE_EVERY + 3, len(under)
+        return now
 
     def image_faces(self, message: Any) -> list[str]:
         """The card or tile codes drawn in the message's images."""

@@ -155,13 +155,12 @@ class SerieBumDriver(TableDriver[SerieBum]):
 
     def __init__(self, env: Any, database: str) -> None:
         super().__init__(env, database)
-        self.table: Any = None
         self.panels: dict[int, Any] = {}  # each player's last ephemeral panel
 
-    async def open(self, **options: Any) -> None:
-        await super().open(**options)
-        # A click finds the message's current components by its id, so this copy stays good to click.
-        self.table = self.table_message()
+    @property
+    def table(self) -> Any:
+        """The table message the game keeps now (a busy channel's is posted anew at the bottom)."""
+        return self.table_message()
 
     # ------------------------------------------------------------------ moves through the UI
 

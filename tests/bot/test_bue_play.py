@@ -8,8 +8,6 @@ import re
 import discord
 
 from bot.playground.world import close_dms
-from bot.refusals import REPOST_AFTER
-from bot.traffic import SAVE_EVERY
 from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import NAMES, components
 from tests.bot.forging import forge_click
@@ -112,12 +110,7 @@ async def test_the_game_survives_a_restart_and_finishes_with_the_same_buttons(
     assert "You drew" in done.response.content
     while driver.status() == "running":
         await driver.play_one(rng)
-        if driver.table_id() != table_id:
-            # Posted anew only once the channel's lines buried it, counted across the restart (which
-            # loses fewer than SAVE_EVERY of them).
-            under = [m for m in driver.channel.history() if table_id < m.id < driver.table_id()]
-            assert REPOST_AFTER - SAVE_EVERY < len(under) <= REPOST_AFTER + 2
-            table_id = driver.table_id()
+        table_id = driver.kept_table(table_id)  # posted anew only once the channel's lines bury it
     assert driver.state().finished
 
 

@@ -107,7 +107,7 @@ async def test_a_move_of_another_process_after_the_click_s_read_is_answered_as_t
     click's read and its move: the click is answered as a click queued behind that move always
     was, and the drawer drew once."""
     driver = RummikubDriver(simcord_env, database)
-    await driver.open()
+    await driver.open(turn_timeout="1h")  # no away day: the timeout plays
     seat = driver.state().turn
     rack = len(driver.state().racks[seat])
     bot = simcord_bot
@@ -134,7 +134,7 @@ async def test_a_move_of_this_process_after_the_click_s_read_makes_the_click_sta
     made from the stale read is refused by the commit's version check, and the game read again
     says the draw is no longer the drawer's (the click's version check, as if it came now)."""
     driver = RummikubDriver(simcord_env, database)
-    await driver.open()
+    await driver.open(turn_timeout="1h")  # no away day: the timeout plays
     seat = driver.state().turn
     rack = len(driver.state().racks[seat])
     bot = simcord_bot

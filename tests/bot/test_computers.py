@@ -139,7 +139,6 @@ async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(simcor
     driver = SerieBumDriver(simcord_env, database)
     driver.members = driver.members[:1]
     await open_with_computers(driver, 1)
-    driver.table = driver.table_message()
     players = MemoryPlayers()
     restarted = False
     while driver.status() == "running" and driver.state().manche == 1:
@@ -178,7 +177,6 @@ async def test_a_computer_flips_only_once_the_person_has_seen_their_pair_covered
     driver = SerieBumDriver(simcord_env, database)
     driver.members = driver.members[:1]
     await open_with_computers(driver, 1)
-    driver.table = driver.table_message()
     await let_computers_play(driver, simcord_env)
     game = driver.state()
     assert game.turn == 0 and not game.layouts[0]

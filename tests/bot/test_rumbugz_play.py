@@ -274,9 +274,9 @@ async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_
             await driver.choose(seat, panel, "layv", [str(entry["value"])], ending=f".{entry['bug']}")
     await member.click(panel.response, label="Lay it")
     assert driver.state().to_json() == expected.to_json()
+    assert driver.table_message().id == table_id  # the same table, and its buttons, after the restart
     await play_round(driver)
     assert driver.state().finished
-    assert driver.table_message().id == table_id
 
 
 async def test_a_panel_from_an_earlier_position_is_refused(simcord_env, database):

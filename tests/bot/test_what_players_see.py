@@ -132,7 +132,7 @@ async def test_rummikub_answers_name_tiles_as_the_channel_does_sorted_by_set(sim
     items = names.split(" · ")
     run = items.index("red 9")
     assert items[run : run + 3] == ["red 9", "red 10", "red 11"]  # set by set
-    sets = driver.table_message().embeds[0].fields[-1].value
+    sets = next(f.value for f in driver.table_message().embeds[0].fields if f.name == "Sets on the table")
     assert "red 9 · red 10 · red 11" in sets and "r9" not in sets
 
 
