@@ -409,7 +409,8 @@ class Publisher:
     async def _send_kept(self, delivery: Delivery) -> None:
         """The kept message first: every line and link below points to it, should it be posted anew."""
         table, publication = delivery.table, delivery.publication
-        if delivery.kept is None:
+        if delivery.kept is None:  # the click's answer showed it
+            self._counted(table)
             return
         posted_at = table.row.message_id
         delivery.pending = await self._show_kept(table, delivery.kept, publication, delivery.pending)
