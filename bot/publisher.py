@@ -693,7 +693,7 @@ def message_url(table: GameOrLobby) -> str:
 
 
 @dataclass(frozen=True)
-class Step:
+class DeliveryStep:
     """One part of a delivery: what it sends, and when the outbox marks it sent, so that a
     delivery resumed after a crash sends nothing twice."""
 
@@ -706,8 +706,8 @@ class Step:
 # A delivery's parts in their crash-safe order. Every part sent with a nonce (``part_nonce``):
 # sent again after a crash that came before its mark, Discord keeps one message. The last part
 # sent needs no mark: the publication deleted right after it says it all.
-DELIVERY: tuple[Step, ...] = (
-    Step(
+DELIVERY: tuple[DeliveryStep, ...] = (
+    DeliveryStep(
         TABLE_PART,
         "the kept message (the table, or the lobby): edited, or posted anew at the bottom of the channel"
         " and the old one retired",
@@ -715,19 +715,19 @@ DELIVERY: tuple[Step, ...] = (
         "then 'table' once the new message is saved and the old one retired",
         Publisher._send_kept,
     ),
-    Step(
+    DeliveryStep(
         CHANNEL_PART,
         "the channel's lines and results, calling who must move (they link to the table)",
         "after it is sent, the results message saved before the mark; not when it is the last part",
         Publisher._send_lines,
     ),
-    Step(
+    DeliveryStep(
         DM_PART,
         "each player's hand by DM, with their private lines",
         "after each DM, but the last part sent",
         Publisher._send_hands,
     ),
-    Step(
+    DeliveryStep(
         CHART_PART,
         "the score chart (and a finished match's animation), by an edit of the results message",
         "never: always the last part",
