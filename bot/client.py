@@ -21,6 +21,7 @@ from bot.community_commands import preferences_group, settings_group
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator
+from bot.league_commands import season_group
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
@@ -114,6 +115,7 @@ class GameBot(commands.Bot):
             self.tree.add_command(command(self))
         self.tree.add_command(settings_group(self))
         self.tree.add_command(preferences_group(self))
+        self.tree.add_command(season_group(self))
         self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, ReplayButton, ReplaySelect)
         await self._sync_commands()
         await self._resume_games()

@@ -19,6 +19,7 @@ from bot.store.rows import (
     TimerRow,
 )
 from bot.store.schema import MIGRATIONS
+from bot.store.seasons import Season
 from bot.store.store import Store
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "PlayerRecord",
     "RatedStanding",
     "Score",
+    "Season",
     "SeatRow",
     "Shards",
     "Snapshot",

@@ -264,4 +264,38 @@ MIGRATIONS: tuple[str, ...] = (
         gateway INTEGER NOT NULL
     );
     """,
+    # Seasons and tournaments: a server's league (bot/store/seasons.py, bot/store/tournaments.py).
+    """
+    -- A season: a server's standings from its start to its end (NULL while it runs; one runs at a
+    -- time). A match belongs to the season running when its game was opened, if it finishes
+    -- before that season ends: a closed season's standings never change.
+    CREATE TABLE seasons (
+        id {auto_id},
+        guild_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        ended_at DOUBLE PRECISION
+    );
+    CREATE UNIQUE INDEX one_running_season ON seasons (guild_id) WHERE ended_at IS NULL;
+    CREATE INDEX seasons_by_guild ON seasons (guild_id, started_at);
+
+    -- The season a result counts in (NULL: none, only all time), written with the result.
+    ALTER TABLE results ADD COLUMN season_id BIGINT;
+    CREATE INDEX results_by_season ON results (season_id, kind);
+
+    -- Ratings within a season, beside the all-time ones (ratings): each player starts the season
+    -- from their all-time rating with its uncertainty widened (bot.ratings.season_start).
+    CREATE TABLE season_ratings (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        entry TEXT NOT NULL,
+        season_id BIGINT NOT NULL REFERENCES seasons (id) ON DELETE CASCADE,
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, entry)
+    );
+    CREATE INDEX season_ratings_by_board ON season_ratings (season_id, kind, entry, finished_at);
+    """,
 )

@@ -70,6 +70,8 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         await driver.open()
     await rummikub.members[rummikub.state().turn].click(rummikub.table_message(), label="Draw")
     source = await Store.open(database)
+    # The finished matches count in a season of their server, rated there too.
+    await source.seasons.start(77, "Spring", now=0.0)
     finished = [await finished_game(source, engine, channel=900 + n) for n, engine in enumerate(ENGINES)]
     await source.community.set_server(bue.guild.id, "turn_timeout", 5400)
     await source.community.set_player(bue.members[0].id, "ping", False)
@@ -84,6 +86,8 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         "outbox": 4,
         "results": 8,
         "ratings": 8,
+        "seasons": 1,
+        "season_ratings": 8,
         "round_totals": 0,
         "feats": 0,
         "dm_channels": 8,
@@ -116,6 +120,8 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
     # The server's settings and the players' preferences came along.
     assert bue.query("SELECT turn_timeout FROM guild_settings WHERE guild_id = ?", bue.guild.id) == [(5400,)]
     assert bue.query("SELECT ping FROM player_preferences") == [(0,)]
+    # So did the season, its results and its ratings.
+    assert bue.query("SELECT COUNT(*) FROM results WHERE season_id IS NOT NULL") == [(8,)]
     # A new game is numbered after the copied ones.
     target = await Store.open(postgres_database)
     try:
