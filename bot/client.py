@@ -21,7 +21,7 @@ from bot.community_commands import preferences_group, settings_group
 from bot.components import GameButton, GameSelect
 from bot.config import Settings
 from bot.i18n import CommandTranslator
-from bot.league_commands import season_group
+from bot.league_commands import season_group, tournament_group
 from bot.lobby import Lobbies, LobbyButton, LobbySelect
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
@@ -29,6 +29,7 @@ from bot.replies import claim, prefer, report_error, unclaimed
 from bot.store import Store
 from bot.tables import TableService
 from bot.timers import Sleep, TimerService
+from bot.tournaments import TournamentButton, TournamentSelect, TournamentService
 from games.core import GameError
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,9 @@ class GameBot(commands.Bot):
         self.community = Community(lambda: self.store.community, settings.robot_pause)
         # Read at each lobby: a test may seed the next game by setting the bot's seed_source.
         self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source(), self.community)
+        self.tournaments = TournamentService(
+            self.tables, self.adapters, self.community, lambda: self.seed_source()
+        )
 
     @staticmethod
     def client_options(settings: Settings) -> dict[str, Any]:
@@ -106,6 +110,8 @@ class GameBot(commands.Bot):
         self.store = await Store.open(self.settings.database, self.settings.shards)
         self.timers = TimerService(self.store.timers, self.tables.fire, self.timer_sleep)
         self.tables.open(self.store, self.timers)
+        # A game's end, once saved, moves its tournament on (when it is a tournament's table).
+        self.store.games.game_over = self.tournaments.game_over
         self.replays = ReplayService(self.store, self.adapters)
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CommandTranslator())
@@ -116,7 +122,17 @@ class GameBot(commands.Bot):
         self.tree.add_command(settings_group(self))
         self.tree.add_command(preferences_group(self))
         self.tree.add_command(season_group(self))
-        self.add_dynamic_items(LobbyButton, LobbySelect, GameButton, GameSelect, ReplayButton, ReplaySelect)
+        self.tree.add_command(tournament_group(self))
+        self.add_dynamic_items(
+            LobbyButton,
+            LobbySelect,
+            GameButton,
+            GameSelect,
+            ReplayButton,
+            ReplaySelect,
+            TournamentButton,
+            TournamentSelect,
+        )
         await self._sync_commands()
         await self._resume_games()
 
@@ -166,6 +182,8 @@ class GameBot(commands.Bot):
             await self.tables.deliver_pending()
         except Exception:
             log.exception("could not deliver what was pending at start-up")
+        # Then the tournaments go on from where their rows stand (a round a crash cut short).
+        await self.tournaments.resume()
 
     async def close(self) -> None:
         if hasattr(self, "_heartbeat"):
@@ -173,6 +191,7 @@ class GameBot(commands.Bot):
         if hasattr(self, "timers"):
             self.timers.stop()
         self.tables.close()
+        self.tournaments.close()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()

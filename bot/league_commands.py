@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 import discord
 from discord import app_commands
 
+from bot.adapter import GameAdapter
 from bot.community import can_manage
 from bot.i18n import described, t
-from bot.records import discord_time
+from bot.pairing import FORMATS, SWISS
+from bot.records import discord_time, game_choices
 from bot.replies import language, reply
 from bot.store import Season, Store
 from bot.store.seasons import SeasonAlreadyRunning
+from bot.tournaments import MAX_ROUNDS, TournamentService
 from games.core import GameError
 
 # A season's name: what the choices of /leaderboard and /stats show, with room for "(running)".
@@ -24,6 +28,14 @@ SEASON_COLOUR = 0xF1C40F
 class LeagueServices(Protocol):
     @property
     def store(self) -> Store: ...
+
+
+class TournamentServices(Protocol):
+    @property
+    def adapters(self) -> Mapping[str, GameAdapter]: ...
+
+    @property
+    def tournaments(self) -> TournamentService: ...
 
 
 def season_name(text: object) -> str:
@@ -108,5 +120,79 @@ def season_group(services: LeagueServices) -> app_commands.Group:
         await reply(
             interaction, embeds=[discord.Embed(description=text, colour=SEASON_COLOUR)], ephemeral=False
         )
+
+    return group
+
+
+def chosen(value: object) -> str:
+    """A choice's value as sent (a forged interaction may send any JSON)."""
+    return str(value.value if isinstance(value, app_commands.Choice) else value)
+
+
+def whole(value: object) -> int | None:
+    """A number option as sent: Discord checks the ranges it shows, a forged interaction may not."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GameError("error.forged_options")
+    return value
+
+
+def tournament_group(services: TournamentServices) -> app_commands.Group:
+    group = app_commands.Group(name="tournament", description=described("tournament.cmd"), guild_only=True)
+    formats = [
+        app_commands.Choice(name=described(f"tournament.format.{name}"), value=name) for name in FORMATS
+    ]
+
+    @group.command(name="create", description=described("tournament.cmd.create"))
+    @app_commands.describe(
+        game=described("tournament.cmd.create.game"),
+        seats=described("tournament.cmd.create.seats"),
+        format=described("tournament.cmd.create.format"),
+        rounds=described("tournament.cmd.create.rounds"),
+        clock=described("tournament.cmd.create.clock"),
+        options=described("tournament.cmd.create.options"),
+    )
+    @app_commands.choices(game=game_choices(services.adapters), format=formats)
+    async def create(
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        seats: app_commands.Range[int, 2, 10],
+        format: app_commands.Choice[str] | None = None,
+        rounds: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,
+        clock: str | None = None,
+        options: str | None = None,
+    ) -> None:
+        seat_count = whole(seats)
+        await services.tournaments.create(
+            interaction,
+            chosen(game),
+            seat_count if seat_count is not None else 0,
+            chosen(format) if format is not None else SWISS,
+            whole(rounds),
+            None if clock is None else str(clock),
+            None if options is None else str(options),
+        )
+
+    @group.command(name="standings", description=described("tournament.cmd.standings"))
+    async def standings(interaction: discord.Interaction) -> None:
+        await services.tournaments.show_standings(interaction)
+
+    @group.command(name="drop", description=described("tournament.cmd.drop"))
+    @app_commands.describe(player=described("tournament.cmd.drop.player"))
+    async def drop(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        if player is not None and not isinstance(player, discord.abc.User):
+            raise GameError("stats.error.unknown_player")
+        await services.tournaments.drop(interaction, player)
+
+    @group.command(name="close", description=described("tournament.cmd.close"))
+    @app_commands.describe(table=described("tournament.cmd.close.table"))
+    async def close(interaction: discord.Interaction, table: app_commands.Range[int, 1, 500]) -> None:
+        number = whole(table)
+        await services.tournaments.close_table(interaction, number if number is not None else 0)
+
+    @group.command(name="cancel", description=described("tournament.cmd.cancel"))
+    async def cancel(interaction: discord.Interaction) -> None:
+        await services.tournaments.cancel(interaction)
 
     return group

@@ -63,10 +63,12 @@ def places(points: Sequence[int], won: Sequence[bool], gone: Sequence[bool]) -> 
     """Each seat's place (1 is first; equal places are ties) at the end of a match.
 
     The winner is first even when a tie-break settled equal totals; the others follow by
-    total, equal totals tied; seats that left the match share the last place.
+    total, equal totals tied; seats that left the match share the last place. A match closed
+    before anyone won it (a late tournament table) is placed by its totals alone.
     """
     staying = [seat for seat in range(len(points)) if not gone[seat]]
     last = len(staying) + 1
+    first_after_winner = 2 if any(won) else 1
     result = []
     for seat, total in enumerate(points):
         if won[seat]:
@@ -75,7 +77,7 @@ def places(points: Sequence[int], won: Sequence[bool], gone: Sequence[bool]) -> 
             result.append(last)
         else:
             ahead = sum(1 for other in staying if not won[other] and points[other] > total)
-            result.append(2 + ahead)
+            result.append(first_after_winner + ahead)
     return result
 
 

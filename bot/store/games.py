@@ -4,7 +4,8 @@ outbox, the timers and the records, in one transaction), the action log."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
@@ -31,6 +32,22 @@ from bot.store.timers import TIMERS_QUERY, TimerStore
 
 # Both databases' integers are 64-bit signed: a larger id names no row.
 MAX_ID = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """What a new game's row holds before its deal."""
+
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    options: Mapping[str, int]
+    turn_timeout: int
+    locale: str
+    seed: int
+    now: float
+
 
 # What a move reads of its game (see Store.snapshot).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
@@ -59,6 +76,14 @@ FINISHING_MOVE = (
 
 
 class Games(Concern):
+    # Told the id of each game whose end was just saved (finished by a move or its deal, or
+    # aborted): a tournament's table goes on (``bot.tournaments``). Set by the bot; never waits.
+    game_over: Callable[[int], None] | None = None
+
+    def _over(self, game_id: int) -> None:
+        if self.game_over is not None:
+            self.game_over(game_id)
+
     async def open_game_in(self, channel_id: int) -> GameRow | None:
         return await self._open_game_in(self._db, channel_id)
 
@@ -142,35 +167,52 @@ class Games(Concern):
                 busy = await self._open_game_in(db, channel_id)
                 if busy:
                     raise ChannelBusy(busy)
-                (row,) = await db.fetch(
-                    "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
-                    " locale, seed, created_at, updated_at, server_settings)"
-                    " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)"
-                    " RETURNING id",
-                    (
-                        kind,
-                        guild_id,
-                        channel_id,
-                        host_id,
-                        json.dumps(options),
-                        turn_timeout,
-                        locale,
-                        seed,
-                        now,
-                        now,
-                        json.dumps(server_settings or {}),
-                    ),
-                )
-                game_id: int = row["id"]
-                await db.executemany(
-                    "INSERT INTO seats (game_id, seat, user_id, name, locale) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, seat, *player) for seat, player in enumerate(seated)],
+                game_id = await self.insert_lobby(
+                    db,
+                    Lobby(kind, guild_id, channel_id, host_id, options, turn_timeout, locale, seed, now),
+                    [(*player, None) for player in seated],
+                    server_settings,
                 )
         except self._db.unique_violation:
             busy = await self.open_game_in(channel_id)
             if busy is None:
                 raise
             raise ChannelBusy(busy) from None
+        return game_id
+
+    @staticmethod
+    async def insert_lobby(
+        db: Executor,
+        lobby: Lobby,
+        seated: Sequence[tuple[int, str, str, str | None]],
+        server_settings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """A lobby's rows, in the transaction ``db``: the game, and a seat for each of ``seated``
+        (user id, name, locale, a computer's level or None), in order; returns the game's id."""
+        (row,) = await db.fetch(
+            "INSERT INTO games (kind, guild_id, channel_id, host_id, status, options, turn_timeout,"
+            " locale, seed, created_at, updated_at, server_settings)"
+            " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
+            (
+                lobby.kind,
+                lobby.guild_id,
+                lobby.channel_id,
+                lobby.host_id,
+                json.dumps(lobby.options),
+                lobby.turn_timeout,
+                lobby.locale,
+                lobby.seed,
+                lobby.now,
+                lobby.now,
+                json.dumps(server_settings or {}),
+            ),
+        )
+        game_id: int = row["id"]
+        await db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, name, locale, robot) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, seat, *player) for seat, player in enumerate(seated)],
+        )
         return game_id
 
     async def set_message(self, game_id: int, message_id: int) -> None:
@@ -273,12 +315,15 @@ class Games(Concern):
             await self._db.run(statements, then=Records.rating(game_id) if rated else None)
         except WrongRowCount:
             raise StaleVersion(game_id) from None
+        if dealt is not None and dealt.finished:
+            self._over(game_id)
 
     async def end(self, game_id: int, status: str) -> None:
         """Close a lobby or a running game without a result (cancelled, aborted)."""
         async with self._db.transaction() as db:
             await db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
             await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        self._over(game_id)
 
     async def commit(self, game: GameRow, change: Commit, now: float) -> int:
         """Append the action, save the new state, totals and timers; returns the new version.
@@ -316,6 +361,8 @@ class Games(Concern):
             await self._db.run(statements, then=Records.rating(game.id) if rated else None)
         except WrongRowCount:
             raise StaleVersion(game.id) from None
+        if change.finished:
+            self._over(game.id)
         return version
 
     async def set_results_message(self, game_id: int, message_id: int | None) -> None:

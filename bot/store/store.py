@@ -20,6 +20,7 @@ from bot.store.schema import MIGRATIONS
 from bot.store.seasons import Seasons
 from bot.store.sqlite import SQLiteBackend
 from bot.store.timers import TimerStore
+from bot.store.tournaments import Tournaments
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -36,7 +37,7 @@ async def open_backend(database: str) -> Backend:
 
 class Store:
     """The database, by concern: ``games``, ``outbox``, ``timers``, ``records``, ``seasons``,
-    ``community``, ``heartbeats``, each over the same backend."""
+    ``tournaments``, ``community``, ``heartbeats``, each over the same backend."""
 
     def __init__(self, backend: Backend, shards: Shards = ALL_SHARDS) -> None:
         self._db = backend
@@ -45,6 +46,7 @@ class Store:
         self.timers = TimerStore(backend, shards)
         self.records = Records(backend, shards)
         self.seasons = Seasons(backend, shards)
+        self.tournaments = Tournaments(backend, shards)
         self.community = CommunityStore(backend)
         self.heartbeats = Heartbeats(backend)
 
