@@ -111,7 +111,7 @@ class GameBot(commands.Bot):
         self.timers = TimerService(self.store.timers, self.tables.fire, self.timer_sleep)
         self.tables.open(self.store, self.timers)
         # A game's end, once saved, moves its tournament on (when it is a tournament's table).
-        self.store.games.game_over = self.tournaments.game_over
+        self.store.games.game_over = self.tournaments.rounds.game_over
         self.replays = ReplayService(self.store, self.adapters)
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CommandTranslator())
@@ -183,7 +183,7 @@ class GameBot(commands.Bot):
         except Exception:
             log.exception("could not deliver what was pending at start-up")
         # Then the tournaments go on from where their rows stand (a round a crash cut short).
-        await self.tournaments.resume()
+        await self.tournaments.rounds.resume()
 
     async def close(self) -> None:
         if hasattr(self, "_heartbeat"):
@@ -191,7 +191,7 @@ class GameBot(commands.Bot):
         if hasattr(self, "timers"):
             self.timers.stop()
         self.tables.close()
-        self.tournaments.close()
+        self.tournaments.rounds.close()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()

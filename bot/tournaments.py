@@ -1,34 +1,18 @@
-"""Tournaments: a sign-up message, then rounds of tables, each table an ordinary game in a thread
-of the tournament's channel, paired by ``bot.pairing`` and followed by a standings message.
-
-The database is the truth, as for a move. A round is paired once (its tables written with the
-round in one transaction); each table then starts in steps, each recorded before the next: the
-message its thread is made from (sent with a nonce: sent again after a crash, Discord keeps one),
-the thread (Discord refuses a second thread on one message), the game (made and tied to its table
-in one transaction, then dealt through ``start_table``). ``advance`` does whatever is due, from
-the rows alone, so a restart (``resume``) or a second report of one game's end goes on from where
-things stand and repeats nothing.
-
-A game's end reaches its tournament through ``game_over``, which the store calls once a finishing
-(or aborting) commit is saved (``Games.game_over``); the reaction runs in a task of its own, under
-the tournament's lock, never under a game's.
-"""
+"""Tournaments: ``/tournament`` and the sign-up message (**Join**, **Leave**, **Computers**,
+**Begin**), the organiser's commands and each entrant's; the rounds themselves are
+``bot.tournament_rounds``'s."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import io
 import logging
 import re
-from collections import defaultdict
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import discord
 
-from bot import charts, standins
+from bot import standins
 from bot.adapter import GameAdapter, component_view
 from bot.community import (
     Community,
@@ -40,32 +24,22 @@ from bot.community import (
     turn_timeout_seconds,
 )
 from bot.i18n import language_of, t
-from bot.lobby import begin
-from bot.pairing import FORMATS, ROUND_ROBIN, RoundPlan, round_robin, swiss_round, without_dropped
-from bot.ratings import places
-from bot.refusals import Refusal, refusal
-from bot.replays import open_button
+from bot.pairing import FORMATS, ROUND_ROBIN, round_robin, swiss_round
 from bot.replies import chosen_values, language, reply, show_panel
 from bot.store import Store
-from bot.store.games import Lobby
 from bot.store.tournaments import (
     RUNNING,
     SIGNUP,
     AlreadyEntered,
     EntrantRow,
     NewTournament,
-    TableRow,
     TournamentRow,
 )
 from bot.tables import TableService
+from bot.tournament_rounds import Rounds, plan_tables
 from bot.tournament_views import (
-    current_standings,
-    field_of,
-    final_chart,
     signup_embed,
     standings_embeds,
-    starter_text,
-    thread_name,
 )
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
@@ -74,70 +48,6 @@ log = logging.getLogger(__name__)
 
 MAX_ROUNDS = 20
 MAX_ENTRANTS = 1000
-# Discord's code for "a thread has already been created for this message".
-THREAD_EXISTS = 160004
-# Buttons a message holds (five rows of five): the final standings' replays come in messages of these.
-BUTTONS_PER_MESSAGE = 25
-STANDINGS_CHART_FILE = "standings.png"
-# How long to wait before trying again a step Discord could not take (its servers, its limits).
-RETRY_DELAYS = (5.0, 30.0, 120.0, 600.0, 1800.0, 3600.0)
-
-
-def step_nonce(tournament: TournamentRow, step: str) -> str:
-    """The nonce of one message a tournament posts (a table's call, a round's standings): the same
-    whenever it is sent, before and after a restart; the seed keeps a database made anew from
-    reusing a recent one. Discord's nonces are at most 25 characters."""
-    key = f"tournament:{tournament.id}:{tournament.seed}:{step}".encode()
-    return hashlib.blake2b(key, digest_size=12).hexdigest()
-
-
-def table_seed(tournament: TournamentRow, table: TableRow) -> int:
-    """A table's deal, from the tournament's seed: a tournament replays from its seed alone."""
-    key = f"{tournament.seed}:{table.round}:{table.number}".encode()
-    return int.from_bytes(hashlib.blake2b(key, digest_size=4).digest(), "big") >> 1
-
-
-# ---------------------------------------------------------------------- a table's start
-
-
-@dataclass(frozen=True)
-class TableGame:
-    """A tournament's table as a game: where it is played and who sits where."""
-
-    tournament: TournamentRow
-    table: TableRow
-    thread_id: int
-    seated: Sequence[tuple[int, str, str, str | None]]  # user id, name, locale, a computer's level
-
-
-async def start_table(tables: TableService, adapter: GameAdapter, game: TableGame) -> int:
-    """Start a table's game with today's API, once, whatever crash came before: the game made with
-    its seats and tied to its table in one transaction (or the one made before), dealt under its
-    lock by ``lobby.begin`` (state, timers and what the deal announces, in one commit) and its
-    deal delivered (``TableService.deliver``). A game dealt already is left to the outbox, which
-    delivers whatever a crash left pending."""
-    tournament, table = game.tournament, game.table
-    lobby = Lobby(
-        tournament.kind,
-        tournament.guild_id,
-        game.thread_id,
-        tournament.organiser_id,
-        tournament.options,
-        tournament.turn_timeout,
-        tournament.locale,
-        table_seed(tournament, table),
-        tables.now(),
-    )
-    game_id = await tables.store.tournaments.table_game(
-        tournament.id, table.round, table.number, lobby, game.seated, tournament.server_settings
-    )
-    async with tables.lock(game_id):
-        row = await tables.store.games.game(game_id)
-        if row is None or row.status != "lobby":
-            return game_id
-        publication = await begin(tables, row, await tables.store.games.seats(game_id), adapter)
-        await tables.deliver(await tables.load(game_id, finished_too=True), publication)
-    return game_id
 
 
 # ---------------------------------------------------------------------- buttons
@@ -265,16 +175,11 @@ class TournamentService:
         self.adapters = adapters
         self.community = community
         self.seed_source = seed_source
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.rounds = Rounds(tables, adapters, self._refresh_signup)
 
     @property
     def store(self) -> Store:
         return self.tables.store
-
-    def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
 
     # ------------------------------------------------------------------ creating
 
@@ -368,7 +273,7 @@ class TournamentService:
         if move == "computers":
             await self.computers(interaction, tournament_id, "panel", "")
             return
-        async with self._locks[tournament_id]:
+        async with self.rounds.lock(tournament_id):
             tournament = await self._here(interaction, tournament_id)
             entrants = await self.store.tournaments.entrants(tournament_id)
             user = interaction.user
@@ -386,7 +291,7 @@ class TournamentService:
                 await self._answer_with_signup(interaction, tournament, f"tournament.saved.{move}")
         if move == "begin" and begun:
             await self._refresh_signup(await self.store.tournaments.tournament(tournament_id) or tournament)
-            await self.advance(tournament_id)
+            await self.rounds.advance(tournament_id)
 
     async def _join(
         self,
@@ -488,7 +393,7 @@ class TournamentService:
     ) -> None:
         """The organiser's panel of computer entrants: ``add`` one at level ``chosen``, ``remove``
         the one numbered ``chosen``, or just show the ``panel``; the sign-up message follows."""
-        async with self._locks[tournament_id]:
+        async with self.rounds.lock(tournament_id):
             tournament = await self._here(interaction, tournament_id)
             if interaction.user.id != tournament.organiser_id:
                 raise GameError("tournament.error.organiser_only")
@@ -577,7 +482,7 @@ class TournamentService:
         """``/tournament drop``: an entrant drops out (not paired after this round); the organiser
         may drop a player who missed two moves in a row in this round (a computer plays for them)."""
         tournament = await self.of_channel(interaction)
-        async with self._locks[tournament.id]:
+        async with self.rounds.lock(tournament.id):
             tournament = await self.store.tournaments.tournament(tournament.id) or tournament
             if tournament.status not in (SIGNUP, RUNNING):
                 raise GameError("tournament.error.over")
@@ -643,12 +548,12 @@ class TournamentService:
                 await thread.send(t(tournament.locale, "tournament.closed_here"))
             except discord.HTTPException as error:
                 log.info("table %s of tournament %s not told it closed (%s)", number, tournament.id, error)
-        await self.advance(tournament.id)
+        await self.rounds.advance(tournament.id)
 
     async def cancel(self, interaction: discord.Interaction) -> None:
         """``/tournament cancel``: the organiser (or Manage Server) ends it; games under way go on alone."""
         tournament = await self.of_channel(interaction)
-        async with self._locks[tournament.id]:
+        async with self.rounds.lock(tournament.id):
             if interaction.user.id != tournament.organiser_id and not can_organise(
                 interaction, (await self.community.server(interaction.guild, tournament.guild_id))[0]
             ):
@@ -658,238 +563,3 @@ class TournamentService:
             await reply(interaction, t(language(interaction), "tournament.cancelled"), ephemeral=False)
             cancelled = await self.store.tournaments.tournament(tournament.id) or tournament
             await self._refresh_signup(cancelled)
-
-    # ------------------------------------------------------------------ rounds
-
-    def game_over(self, game_id: int) -> None:
-        """A game ended (its end is saved): if it is a tournament's table, the tournament goes on,
-        in a task of its own (this is called under the game's lock)."""
-        task = asyncio.get_running_loop().create_task(self._after_game(game_id), name=f"tournament-{game_id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _after_game(self, game_id: int) -> None:
-        found = await self.store.tournaments.of_game(game_id)
-        if found is not None:
-            await self.advance(found[0])
-
-    async def resume(self) -> None:
-        """At start-up: every running tournament of this process's shards goes on from its rows."""
-        for tournament in await self.store.tournaments.under_way():
-            if tournament.status == RUNNING:
-                await self.advance(tournament.id)
-
-    async def advance(self, tournament_id: int, attempt: int = 0) -> None:
-        """Do whatever is due (see ``_advance``); should Discord not take a step now, try again later."""
-        try:
-            async with self._locks[tournament_id]:
-                await self._advance(tournament_id)
-        except GameError as error:
-            # Its channel out of reach: nothing to do until someone puts it back.
-            log.warning("tournament %s cannot go on: %s", tournament_id, error.key)
-        except Exception as error:
-            if refusal(error) is not Refusal.LATER or attempt >= len(RETRY_DELAYS):
-                log.exception("tournament %s could not go on", tournament_id)
-                return
-            log.warning("tournament %s waits for Discord (%s)", tournament_id, error)
-            task = asyncio.get_running_loop().create_task(self._later(tournament_id, attempt))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _later(self, tournament_id: int, attempt: int) -> None:
-        await asyncio.sleep(RETRY_DELAYS[attempt])
-        await self.advance(tournament_id, attempt + 1)
-
-    async def _advance(self, tournament_id: int) -> None:
-        """Under the tournament's lock, from its rows: start the round's tables not started, keep
-        the result of each ended game, show the standings; once every table of the round is over,
-        pair the next round (or end the tournament) and go on with it."""
-        while True:
-            tournament = await self.store.tournaments.tournament(tournament_id)
-            if tournament is None or tournament.status != RUNNING:
-                return
-            entrants = await self.store.tournaments.entrants(tournament_id)
-            by_number = {entrant.entrant: entrant for entrant in entrants}
-            this_round = [
-                x for x in await self.store.tournaments.tables(tournament_id) if x.round == tournament.round
-            ]
-            for table in this_round:
-                if not table.is_bye:
-                    await self._start(tournament, table, by_number)
-            for table in this_round:
-                if not table.over and table.game_id is not None:
-                    await self._record(tournament, table)
-            tables = await self.store.tournaments.tables(tournament_id)
-            await self._show_standings(tournament, entrants, tables)
-            if not all(x.over for x in tables if x.round == tournament.round):
-                return
-            plan = await self._next_round(tournament, entrants, tables)
-            if plan is None:
-                await self._finish(tournament, entrants, tables)
-                return
-            await self.store.tournaments.pair_round(tournament_id, tournament.round + 1, plan_tables(plan))
-            if tournament.round == 1:
-                await self._refresh_signup(replace(tournament, round=2), entrants)
-
-    async def _start(
-        self, tournament: TournamentRow, table: TableRow, entrants: Mapping[int, EntrantRow]
-    ) -> None:
-        """A table's start, step by step, each step saved before the next (see the module's docstring)."""
-        if table.game_id is not None:
-            row = await self.store.games.game(table.game_id)
-            if row is not None and row.status != "lobby":
-                return
-        channel = await self.tables.publisher.channel(tournament.channel_id)
-        if channel is None:
-            raise GameError("tournament.error.channel_gone")
-        starter = table.starter_message_id
-        if starter is None:
-            message = await channel.send(
-                starter_text(tournament.locale, tournament, table, entrants),
-                allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-                nonce=step_nonce(tournament, f"table:{table.round}:{table.number}"),
-            )
-            starter = message.id
-            await self.store.tournaments.set_starter(tournament.id, table.round, table.number, starter)
-        thread_id = table.thread_id
-        if thread_id is None:
-            try:
-                thread = await channel.get_partial_message(starter).create_thread(
-                    name=thread_name(tournament.locale, table)
-                )
-                thread_id = thread.id
-            except discord.HTTPException as error:
-                if error.code != THREAD_EXISTS:
-                    raise
-                # Made before a crash: a thread made from a message has the message's id.
-                thread_id = starter
-            await self.store.tournaments.set_thread(tournament.id, table.round, table.number, thread_id)
-        seated = [
-            (entrants[e].user_id, entrants[e].name, entrants[e].locale, entrants[e].robot)
-            for e in table.entrants
-        ]
-        await start_table(
-            self.tables, self.adapters[tournament.kind], TableGame(tournament, table, thread_id, seated)
-        )
-
-    async def _record(self, tournament: TournamentRow, table: TableRow) -> None:
-        """The places of a table whose game ended: its winner first, then by totals; a seat whose
-        player left with nobody in it last; a game closed early (aborted) by its totals alone."""
-        assert table.game_id is not None
-        row = await self.store.games.game(table.game_id)
-        if row is None or row.status not in ("finished", "aborted"):
-            return
-        seats = await self.store.games.seats(table.game_id)
-        winner = await self.store.tournaments.winner_seat(table.game_id)
-        order = places(
-            [seat.total for seat in seats],
-            [seat.seat == winner for seat in seats],
-            [seat.out for seat in seats],
-        )
-        await self.store.tournaments.table_over(
-            tournament.id,
-            table.round,
-            table.number,
-            order,
-            [seat.total for seat in seats],
-            [seat.stand_in is not None or seat.stood_in for seat in seats],
-            closed=row.status == "aborted",
-        )
-
-    async def _next_round(
-        self, tournament: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence[TableRow]
-    ) -> RoundPlan | None:
-        """The next round's tables and byes, paired off the event loop; None when the last round is
-        over, or too few entrants are left to seat a table."""
-        if tournament.round >= tournament.rounds:
-            return None
-        engine = self.adapters[tournament.kind].engine
-        active = {entrant.entrant for entrant in entrants if entrant.dropped_round is None}
-        if len(active) < engine.min_players:
-            return None
-        number = tournament.round + 1
-        if tournament.format == ROUND_ROBIN and tournament.schedule is not None:
-            planned = tournament.schedule[tournament.round]
-            plan = RoundPlan(
-                tuple(tuple(x) for x in planned if len(x) > 1), tuple(x[0] for x in planned if len(x) == 1)
-            )
-            return without_dropped(plan, active, engine.min_players)
-        field = field_of(entrants, tables)
-        return await asyncio.to_thread(
-            swiss_round,
-            number,
-            field.entrants,
-            active,
-            field.tables,
-            field.byes,
-            tournament.seats,
-            engine.min_players,
-            tournament.seed,
-        )
-
-    async def _show_standings(
-        self, tournament: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence[TableRow]
-    ) -> None:
-        """The round's standings message: posted once per round, edited in place as tables end; a
-        message Discord will no longer edit (or gone) is posted anew."""
-        channel = await self.tables.publisher.channel(tournament.channel_id)
-        if channel is None:
-            return
-        embeds = standings_embeds(tournament.locale, tournament, entrants, tables)
-        if tournament.standings_message_id is not None:
-            try:
-                await channel.get_partial_message(tournament.standings_message_id).edit(embeds=embeds)
-                return
-            except discord.HTTPException as error:
-                if refusal(error) not in (Refusal.GONE, Refusal.POST_ANEW):
-                    raise
-        message = await channel.send(
-            embeds=embeds,
-            nonce=step_nonce(tournament, f"standings:{tournament.round}:{tournament.standings_message_id}"),
-        )
-        await self.store.tournaments.set_standings_message(tournament.id, message.id)
-
-    async def _finish(
-        self, tournament: TournamentRow, entrants: Sequence[EntrantRow], tables: Sequence[TableRow]
-    ) -> None:
-        """The final standings with their chart, drawn off the event loop, and a replay button for
-        every table that was played to its end; then the tournament is over."""
-        channel = await self.tables.publisher.channel(tournament.channel_id)
-        final = replace(tournament, status="finished")
-        if channel is not None:
-            lang = tournament.locale
-            embeds = standings_embeds(lang, final, entrants, tables)
-            png = await asyncio.to_thread(charts.draw_scores, final_chart(lang, final, entrants, tables))
-            embeds[0].set_image(url=f"attachment://{STANDINGS_CHART_FILE}")
-            replays = [
-                open_button(
-                    table.game_id, t(lang, "tournament.replay_button", round=table.round, number=table.number)
-                )
-                for table in tables
-                if table.game_id is not None and not table.closed and not table.is_bye
-            ]
-            chunks = [
-                replays[i : i + BUTTONS_PER_MESSAGE] for i in range(0, len(replays), BUTTONS_PER_MESSAGE)
-            ]
-            field = field_of(entrants, tables)
-            winner = field.names[current_standings(field, tournament.seats)[0].entrant]
-            await channel.send(
-                t(lang, "tournament.final", winner=winner),
-                embeds=embeds,
-                file=discord.File(io.BytesIO(png), filename=STANDINGS_CHART_FILE),
-                view=component_view(chunks[0] if chunks else []),
-                nonce=step_nonce(tournament, "final"),
-            )
-            for index, chunk in enumerate(chunks[1:], start=1):
-                await channel.send(
-                    t(lang, "tournament.more_replays"),
-                    view=component_view(chunk),
-                    nonce=step_nonce(tournament, f"final:{index}"),
-                )
-        await self.store.tournaments.finish(tournament.id)
-        await self._refresh_signup(final, entrants)
-
-
-def plan_tables(plan: RoundPlan) -> list[list[int]]:
-    """A round's tables as the store keeps them, its byes last as tables of one."""
-    return [list(table) for table in plan.tables] + [[entrant] for entrant in plan.byes]
