@@ -22,9 +22,14 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
+from bench.chart_bench import sample_chart
+from bot import charts
 from bot.pairing import Bye, PlayedTable, standings, swiss_round
+from bot.store.tournaments import EntrantRow, TableRow, TournamentRow
+from bot.tournament_views import final_chart, standings_embeds
 
 
 def field(
@@ -70,12 +75,61 @@ def pairing_row(entrants: int, seats: int, runs: int) -> str:
     return f"| {seats} | {paired * 1000:.0f} | {reference * 1000:.1f} | {paired / reference:.1f} |"
 
 
+def rows(entrants: int, seats: int, rounds: int) -> tuple[TournamentRow, list[EntrantRow], list[TableRow]]:
+    """A tournament of ``entrants`` computers after ``rounds`` rounds, as the store gives it."""
+    everyone, tables, byes = field(entrants, seats, rounds)
+    tournament = TournamentRow(
+        1,
+        5,
+        10,
+        1,
+        "bue",
+        "swiss",
+        seats,
+        rounds,
+        {"target": 110},
+        3600,
+        "en",
+        1,
+        {},
+        "running",
+        rounds,
+        None,
+        None,
+        None,
+        0.0,
+    )
+    entrant_rows = [EntrantRow(e, -e, f"🤖 Hard {e}", "en", "hard", 0, None) for e in everyone]
+    table_rows = [
+        TableRow(x.round, n, x.entrants, n, n, n, x.places, x.totals, (False,) * len(x.entrants), False)
+        for n, x in enumerate(tables, start=1)
+    ] + [
+        TableRow(b.round, 1000 + b.entrant, (b.entrant,), None, None, None, (1,), (), (), False) for b in byes
+    ]
+    return tournament, entrant_rows, table_rows
+
+
+def redrawing(entrants: int, runs: int) -> None:
+    tournament, entrant_rows, table_rows = rows(entrants, 4, 3)
+    print(f"the standings of {entrants} entrants after 3 rounds (CPU, median of {runs})")
+    print("| what | ms | against the results chart (reference) |")
+    print("|---|---|---|")
+    reference = cpu_median(lambda: charts.draw_scores(sample_chart(10, 20)), runs)
+    message = cpu_median(lambda: standings_embeds("en", tournament, entrant_rows, table_rows), runs)
+    final = replace(tournament, status="finished")
+    chart = cpu_median(lambda: charts.draw_scores(final_chart("en", final, entrant_rows, table_rows)), runs)
+    print(f"| results chart, 10 players, 20 games (reference) | {reference * 1000:.0f} | 1.00 |")
+    print(f"| standings message (a table ends) | {message * 1000:.0f} | {message / reference:.2f} |")
+    print(f"| final chart (the leaders by round) | {chart * 1000:.0f} | {chart / reference:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--entrants", type=int, default=1000)
     parser.add_argument("--standings", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
+    redrawing(args.standings, args.runs)
     pairing(args.entrants, args.runs)
 
 

@@ -26,11 +26,11 @@ from dataclasses import dataclass, replace
 
 import discord
 
-from bot import charts
+from bot import charts, pairing, tournament_views
 from bot.adapter import GameAdapter, component_view
 from bot.i18n import t
 from bot.lobby import begin
-from bot.pairing import ROUND_ROBIN, RoundPlan, swiss_round, without_dropped
+from bot.pairing import ROUND_ROBIN, RoundPlan, without_dropped
 from bot.ratings import places
 from bot.refusals import Refusal, refusal
 from bot.replays import open_button
@@ -42,7 +42,6 @@ from bot.tournament_views import (
     current_standings,
     field_of,
     final_chart,
-    standings_embeds,
     starter_text,
     thread_name,
 )
@@ -303,7 +302,7 @@ class Rounds:
             return without_dropped(plan, active, engine.min_players)
         field = field_of(entrants, tables)
         return await asyncio.to_thread(
-            swiss_round,
+            pairing.swiss_round,
             number,
             field.entrants,
             active,
@@ -322,7 +321,10 @@ class Rounds:
         channel = await self.tables.publisher.channel(tournament.channel_id)
         if channel is None:
             return
-        embeds = standings_embeds(tournament.locale, tournament, entrants, tables)
+        # Off the event loop: the standings of a few hundred entrants take milliseconds to work out.
+        embeds = await asyncio.to_thread(
+            tournament_views.standings_embeds, tournament.locale, tournament, entrants, tables
+        )
         if tournament.standings_message_id is not None:
             try:
                 await channel.get_partial_message(tournament.standings_message_id).edit(embeds=embeds)
@@ -345,7 +347,7 @@ class Rounds:
         final = replace(tournament, status="finished")
         if channel is not None:
             lang = tournament.locale
-            embeds = standings_embeds(lang, final, entrants, tables)
+            embeds = await asyncio.to_thread(tournament_views.standings_embeds, lang, final, entrants, tables)
             png = await asyncio.to_thread(charts.draw_scores, final_chart(lang, final, entrants, tables))
             embeds[0].set_image(url=f"attachment://{STANDINGS_CHART_FILE}")
             replays = [

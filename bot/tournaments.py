@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import standins
+from bot import pairing, standins, tournament_views
 from bot.adapter import GameAdapter, component_view
 from bot.community import (
     Community,
@@ -24,7 +24,7 @@ from bot.community import (
     turn_timeout_seconds,
 )
 from bot.i18n import language_of, t
-from bot.pairing import FORMATS, ROUND_ROBIN, round_robin, swiss_round
+from bot.pairing import FORMATS, ROUND_ROBIN
 from bot.replies import chosen_values, language, reply, show_panel
 from bot.store import Store
 from bot.store.tournaments import (
@@ -39,7 +39,6 @@ from bot.tables import TableService
 from bot.tournament_rounds import Rounds, plan_tables
 from bot.tournament_views import (
     signup_embed,
-    standings_embeds,
 )
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
@@ -346,7 +345,7 @@ class TournamentService:
         rounds, schedule = tournament.rounds, None
         if tournament.format == ROUND_ROBIN:
             plans = await asyncio.to_thread(
-                round_robin, numbers, tournament.seats, engine.min_players, tournament.seed
+                pairing.round_robin, numbers, tournament.seats, engine.min_players, tournament.seed
             )
             if len(plans) > MAX_ROUNDS:
                 raise GameError("tournament.error.round_robin_long", rounds=len(plans), maximum=MAX_ROUNDS)
@@ -354,7 +353,7 @@ class TournamentService:
             first = plans[0]
         else:
             first = await asyncio.to_thread(
-                swiss_round,
+                pairing.swiss_round,
                 1,
                 numbers,
                 set(numbers),
@@ -475,7 +474,10 @@ class TournamentService:
         entrants = await self.store.tournaments.entrants(tournament.id)
         tables = await self.store.tournaments.tables(tournament.id)
         mine = next((e.entrant for e in entrants if e.user_id == interaction.user.id), None)
-        embeds = standings_embeds(language(interaction), tournament, entrants, tables, highlight=mine)
+        lang = language(interaction)
+        embeds = await asyncio.to_thread(
+            tournament_views.standings_embeds, lang, tournament, entrants, tables, highlight=mine
+        )
         await reply(interaction, embeds=embeds)
 
     async def drop(self, interaction: discord.Interaction, player: discord.abc.User | None) -> None:
