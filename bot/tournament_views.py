@@ -87,6 +87,22 @@ def settings_lines(language: str, tournament: TournamentRow, option_texts: Seque
     ]
 
 
+def late_entry_open(tournament: TournamentRow) -> bool:
+    """Late entries are taken until round 2 begins, in a Swiss tournament."""
+    return tournament.status == "running" and tournament.round == 1 and tournament.format != ROUND_ROBIN
+
+
+def signup_state(tournament: TournamentRow) -> str:
+    """What the sign-up message says of where the tournament stands (a key)."""
+    if tournament.status == "signup":
+        return "tournament.signup_how"
+    if late_entry_open(tournament):
+        return "tournament.signup_late"
+    if tournament.status == "running":
+        return "tournament.signup_running"
+    return f"tournament.signup_{tournament.status}"
+
+
 def signup_embed(
     language: str,
     tournament: TournamentRow,
@@ -95,7 +111,6 @@ def signup_embed(
     colour: discord.Colour | int = TOURNAMENT_COLOUR,
 ) -> discord.Embed:
     """The sign-up message: what is played, by whom, and how to enter."""
-    how = "tournament.signup_how" if tournament.status == "signup" else "tournament.signup_late"
     embed = discord.Embed(
         title=tournament_title(language, tournament),
         description="\n".join(
@@ -103,10 +118,7 @@ def signup_embed(
                 *settings_lines(language, tournament, option_texts),
                 t(language, "tournament.organiser", organiser=f"<@{tournament.organiser_id}>"),
                 "",
-                t(
-                    language,
-                    how if tournament.status in ("signup", "running") else "tournament.signup_closed",
-                ),
+                t(language, signup_state(tournament)),
             ]
         ),
         colour=colour,

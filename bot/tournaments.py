@@ -37,9 +37,7 @@ from bot.store.tournaments import (
 )
 from bot.tables import TableService
 from bot.tournament_rounds import Rounds, plan_tables
-from bot.tournament_views import (
-    signup_embed,
-)
+from bot.tournament_views import late_entry_open, signup_embed
 from games.core import GameError, resolve_table_options
 from games.robots import LEVELS
 
@@ -144,11 +142,6 @@ def signup_view(tournament: TournamentRow, language: str) -> discord.ui.View:
             for move in moves
         ]
     )
-
-
-def late_entry_open(tournament: TournamentRow) -> bool:
-    """Late entries are taken until round 2 begins, in a Swiss tournament."""
-    return tournament.status == RUNNING and tournament.round == 1 and tournament.format != ROUND_ROBIN
 
 
 def computer_name(language: str, level: str, entrants: Sequence[EntrantRow]) -> str:
