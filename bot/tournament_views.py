@@ -13,6 +13,7 @@ import discord
 from bot import charts
 from bot.i18n import duration_text, t
 from bot.pairing import ROUND_ROBIN, Bye, PlayedTable, Standing, standings
+from bot.records import game_title, within_limit
 from bot.store.tournaments import EntrantRow, TableRow, TournamentRow
 
 TOURNAMENT_COLOUR = 0xF1C40F
@@ -25,7 +26,6 @@ ENTRANTS_NAMED = 40
 CHART_LEADERS = 10
 STAND_IN_MARK = "🔁"
 DROPPED_MARK = "✖"
-EMBED_LIMIT = 4096
 
 
 def fraction_text(language: str, value: Fraction) -> str:
@@ -63,10 +63,6 @@ def field_of(entrants: Sequence[EntrantRow], tables: Sequence[TableRow]) -> Fiel
 
 def current_standings(field: Field, seats: int) -> list[Standing]:
     return standings(field.entrants, field.tables, field.byes, seats)
-
-
-def game_title(language: str, kind: str) -> str:
-    return t(language, f"{kind}.title")
 
 
 def tournament_title(language: str, tournament: TournamentRow) -> str:
@@ -149,7 +145,7 @@ def standing_line(language: str, standing: Standing, field: Field) -> str:
     )
 
 
-def table_line(language: str, table: TableRow, field: Field, seats: int) -> str:
+def table_line(language: str, table: TableRow, field: Field) -> str:
     """A table of the round: where it is played and, once over, each seat's place."""
     if table.is_bye:
         return t(language, "tournament.bye_line", name=field.names[table.entrants[0]])
@@ -166,15 +162,6 @@ def table_line(language: str, table: TableRow, field: Field, seats: int) -> str:
     )
     key = "tournament.table_closed" if table.closed else "tournament.table_over"
     return t(language, key, number=table.number, where=where, results=results)
-
-
-def within(lines: Sequence[str], limit: int = EMBED_LIMIT) -> str:
-    kept: list[str] = []
-    for line in lines:
-        if len("\n".join([*kept, line])) > limit:
-            break
-        kept.append(line)
-    return "\n".join(kept)
 
 
 def standings_embeds(
@@ -207,11 +194,13 @@ def standings_embeds(
         rounds=tournament.rounds,
     )
     legend = t(language, "tournament.legend", stand_in=STAND_IN_MARK, dropped=DROPPED_MARK)
-    embed = discord.Embed(title=title, description=within([*lines, "", legend]), colour=TOURNAMENT_COLOUR)
+    embed = discord.Embed(
+        title=title, description=within_limit([*lines, "", legend], "\n"), colour=TOURNAMENT_COLOUR
+    )
     if tournament.round == 0:
         return [embed]
     this_round = [table for table in tables if table.round == tournament.round]
-    round_text = within([table_line(language, table, field, tournament.seats) for table in this_round])
+    round_text = within_limit([table_line(language, table, field) for table in this_round], "\n")
     tables_embed = discord.Embed(
         title=t(language, "tournament.round_tables", round=tournament.round),
         description=round_text or "—",
