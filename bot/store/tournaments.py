@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.store.backend import Row, Statement, WrongRowCount
@@ -19,26 +19,34 @@ NEXT_ENTRANT = "(SELECT COALESCE(MAX(entrant), 0) + 1 FROM tournament_entrants W
 
 
 @dataclass(frozen=True)
-class TournamentRow:
-    id: int
+class NewTournament:
+    """What ``/tournament create`` chose, as the tournament keeps it."""
+
     guild_id: int
     channel_id: int
     organiser_id: int
     kind: str
     format: str
     seats: int
-    rounds: int
-    options: dict[str, int]
+    rounds: int  # a round robin's are set when it begins
+    options: Mapping[str, int]
     turn_timeout: int
     locale: str
     seed: int
-    server_settings: dict[str, Any]
-    status: str
-    round: int
-    schedule: list[list[list[int]]] | None  # a round robin's rounds: tables of entrants (one: a bye)
-    message_id: int | None
-    standings_message_id: int | None
+    server_settings: Mapping[str, Any]
     created_at: float
+
+
+@dataclass(frozen=True)
+class TournamentRow(NewTournament):
+    """A tournament as it stands: besides what was chosen, its state."""
+
+    id: int
+    status: str
+    round: int  # the round under way; 0 in sign-up
+    schedule: list[list[list[int]]] | None  # a round robin's rounds: tables of entrants (one: a bye)
+    message_id: int | None  # the sign-up message
+    standings_message_id: int | None  # the round's standings message
 
 
 @dataclass(frozen=True)
@@ -78,21 +86,7 @@ class TableRow:
         return self.places is not None
 
 
-@dataclass(frozen=True)
-class NewTournament:
-    guild_id: int
-    channel_id: int
-    organiser_id: int
-    kind: str
-    format: str
-    seats: int
-    rounds: int
-    options: Mapping[str, int]
-    turn_timeout: int
-    locale: str
-    seed: int
-    server_settings: Mapping[str, Any]
-    created_at: float
+TOURNAMENT_FIELDS = tuple(field.name for field in fields(TournamentRow))
 
 
 class AlreadyEntered(Exception):
@@ -100,27 +94,12 @@ class AlreadyEntered(Exception):
 
 
 def read_tournament(row: Row) -> TournamentRow:
-    return TournamentRow(
-        row["id"],
-        row["guild_id"],
-        row["channel_id"],
-        row["organiser_id"],
-        row["kind"],
-        row["format"],
-        row["seats"],
-        row["rounds"],
-        json.loads(row["options"]),
-        row["turn_timeout"],
-        row["locale"],
-        row["seed"],
-        json.loads(row["server_settings"]),
-        row["status"],
-        row["round"],
-        json.loads(row["schedule"]) if row["schedule"] else None,
-        row["message_id"],
-        row["standings_message_id"],
-        row["created_at"],
-    )
+    decoded = {
+        "options": json.loads(row["options"]),
+        "server_settings": json.loads(row["server_settings"]),
+        "schedule": json.loads(row["schedule"]) if row["schedule"] else None,
+    }
+    return TournamentRow(**{name: decoded.get(name, row[name]) for name in TOURNAMENT_FIELDS})
 
 
 def read_entrant(row: Row) -> EntrantRow:

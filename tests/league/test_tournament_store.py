@@ -6,31 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store import Shards, Store
+from bot.store import Shards
 from bot.store.games import Lobby
 from bot.store.tournaments import AlreadyEntered, NewTournament
-from tests.conftest import BACKENDS, database_for
-
-# Guild ids on shard 0 and on shard 1 of two: the shard is (guild_id >> 22) % 2.
-GUILD_ON_SHARD = {0: 6 << 22, 1: 5 << 22 | 5}
-
-
-@pytest.fixture(params=BACKENDS)
-def database(request, tmp_path) -> str:
-    return database_for(request, tmp_path)
-
-
-@pytest.fixture
-async def open_store(database):
-    opened: list[Store] = []
-
-    async def open_one(shards: Shards | None = None) -> Store:
-        opened.append(await Store.open(database, *([shards] if shards else [])))
-        return opened[-1]
-
-    yield open_one
-    for store in opened:
-        await store.close()
+from tests.bot.test_store import GUILD_ON_SHARD
 
 
 def new(guild: int = 5, channel: int = 10) -> NewTournament:
