@@ -235,10 +235,15 @@ class TournamentService:
         tournament = await self.store.tournaments.tournament(tournament_id)
         if tournament is None:
             raise GameError("tournament.error.unknown")
-        await interaction.response.send_message(
-            embed=self._signup_embed(tournament, []), view=signup_view(tournament, tournament.locale)
-        )
-        message = await interaction.original_response()
+        try:
+            await interaction.response.send_message(
+                embed=self._signup_embed(tournament, []), view=signup_view(tournament, tournament.locale)
+            )
+            message = await interaction.original_response()
+        except discord.HTTPException:
+            # No sign-up message, no way in: the tournament goes with it.
+            await self.store.tournaments.cancel(tournament_id)
+            raise
         await self.store.tournaments.set_message(tournament_id, message.id)
 
     def _signup_embed(self, tournament: TournamentRow, entrants: Sequence[EntrantRow]) -> discord.Embed:
@@ -334,6 +339,8 @@ class TournamentService:
         needed = max(tournament.seats, engine.min_players)
         if len(entrants) < needed:
             raise GameError("tournament.error.too_few", minimum=needed)
+        # Pairing a round robin's every round may take a moment: acknowledged first.
+        await interaction.response.defer()
         numbers = [entrant.entrant for entrant in entrants]
         rounds, schedule = tournament.rounds, None
         if tournament.format == ROUND_ROBIN:
@@ -356,7 +363,6 @@ class TournamentService:
                 engine.min_players,
                 tournament.seed,
             )
-        await interaction.response.defer()
         paired = await self.store.tournaments.pair_round(
             tournament.id, 1, plan_tables(first), rounds=rounds, schedule=schedule
         )

@@ -439,3 +439,16 @@ async def test_every_refusal_is_private_and_saves_nothing(simcord_env, database,
     assert few.response.ephemeral and t("en", "tournament.error.too_few", minimum=3) in text_of(few)
     assert tour.value("status") == "signup"
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+async def test_a_round_robin_too_long_to_play_is_refused_at_its_start(simcord_env, database):
+    tour = Tournament(simcord_env, database)
+    await tour.create("seriebum", 2, format="round_robin")
+    await tour.add_computers(22)
+    refused = await tour.organiser.click(tour.signup(), label="Begin")
+    # Acknowledged at once (its pairing may take a moment), then told privately.
+    (answer,) = refused.followups
+    assert answer.ephemeral
+    assert t("en", "tournament.error.round_robin_long", rounds=21, maximum=20) in answer.content
+    assert (tour.value("status"), tour.value("round")) == ("signup", 0)
+    assert tour.tables() == []
