@@ -186,7 +186,10 @@ def standings(
 
 def table_sizes(count: int, seats: int, fewest: int) -> tuple[list[int], int]:
     """How ``count`` entrants sit: full tables first, then tables one seat short (if the game
-    plays with one fewer), and the number of byes for whoever cannot be seated so."""
+    plays with one fewer), and the number of byes for whoever cannot be seated so. Fewer than a
+    table's seats (the field thinned by drops) sit at one table, if the game can be played so."""
+    if fewest <= count < seats:
+        return [count], 0
     for byes in range(count + 1):
         seated = count - byes
         tables = math.ceil(seated / seats)

@@ -47,6 +47,7 @@ def test_places_score_a_fixed_range_whatever_the_tables_size():
         (7, 2, 2, [2, 2, 2], 1),
         (9, 3, 2, [3, 3, 3], 0),
         (1, 2, 2, [], 1),
+        (2, 4, 2, [2], 0),  # what drops left of a field: one table of what is left
     ],
 )
 def test_entrants_sit_at_full_tables_then_tables_one_short_then_byes(count, seats, fewest, sizes, byes):
