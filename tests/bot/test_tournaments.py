@@ -1,6 +1,8 @@
 """Tournaments through the real bot: the sign-up message, rounds of tables in threads played by
 computers, the standings against a hand computation, a crash between a round's tables, a round
-robin, people at tables (pinged, dropped, late, a late table closed), and every refusal."""
+robin, people at tables (pinged, dropped, late, a late table closed), and every refusal; each
+table dealt and closed through the one path of every change, killed between its commit and its
+announcements, and a game's end reaching its tournament once, through a crash too."""
 
 from __future__ import annotations
 
@@ -15,10 +17,13 @@ import pytest
 
 from bot.i18n import t
 from bot.pairing import Bye, PlayedTable, RoundPlan
+from bot.publisher import Publisher
 from bot.store.tournaments import Tournaments
+from bot.tournament_rounds import Rounds
 from tests.bot.driver import TableDriver, components
 from tests.bot.forging import forge_click, forge_slash
 from tests.bot.test_broken_states import spy_on_sends
+from tests.bot.test_one_path import nothing_announced
 from tests.bot.test_settings import admin_of, text_of
 from tests.league.test_pairing import assert_a_fair_round
 
@@ -452,3 +457,104 @@ async def test_a_round_robin_too_long_to_play_is_refused_at_its_start(simcord_en
     assert t("en", "tournament.error.round_robin_long", rounds=21, maximum=20) in answer.content
     assert (tour.value("status"), tour.value("round")) == ("signup", 0)
     assert tour.tables() == []
+
+
+async def test_a_tables_deal_killed_before_its_announcements_is_announced_once_after_a_restart(
+    simcord_env, database, make_bot, monkeypatch
+):
+    """A round's tables are dealt through the one path: their deals committed, then the bot dies
+    before telling anyone; each table is shown once in its thread, however often it restarts."""
+    tour = Tournament(simcord_env, database)
+    await tour.create("bue", 2, rounds=1, options="target=10")
+    await tour.add_computers(4)
+    with monkeypatch.context() as patch:
+        patch.setattr(Publisher, "deliver", nothing_announced)
+        await tour.organiser.click(tour.signup(), label="Begin")
+    games = [game for *_, game in tour.tables()]
+    assert len(games) == 2 and tour.query("SELECT COUNT(*) FROM outbox")[0][0] == 2
+    assert tour.query("SELECT COUNT(*) FROM games WHERE status = 'running' AND message_id IS NULL") == [(2,)]
+    shown = []
+    for _ in range(2):  # however often the bot restarts
+        await simcord_env.restart_bot(make_bot())
+        assert tour.query("SELECT COUNT(*) FROM outbox") == [(0,)]
+        threads = {thread.id: thread for thread in tour.channel.threads}
+        shown.append({thread_id: [m.id for m in thread.history()] for thread_id, thread in threads.items()})
+        for game_id in games:
+            ((thread_id, message_id),) = tour.query(
+                "SELECT channel_id, message_id FROM games WHERE id = ?", game_id
+            )
+            assert [m.id for m in threads[thread_id].history()].count(message_id) == 1
+    assert shown[0] == shown[1]
+    # Nothing else was made: a table's game once, dealt once.
+    assert tour.query("SELECT COUNT(*) FROM games") == [(2,)]
+    assert tour.query("SELECT MAX(version) FROM games") == [(1,)]
+
+
+async def test_a_crash_between_a_tables_end_and_its_tournament_hearing_of_it_loses_nothing(
+    simcord_env, database, make_bot, monkeypatch
+):
+    """The table service tells the tournament of a game's end once it is committed; should the bot
+    die in between, the tournament goes on from its rows at the next start."""
+    tour = Tournament(simcord_env, database)
+    await tour.create("bue", 2, rounds=2, options="target=10")
+    await tour.add_computers(2)
+    await tour.organiser.click(tour.signup(), label="Begin")
+    ((*_, game_id),) = tour.tables()
+    with monkeypatch.context() as patch:
+        # The bot dies before the tournament hears of the game's end.
+        patch.setattr(Rounds, "_after_game", nothing_announced)
+        for _ in range(500):
+            if tour.query("SELECT status FROM games WHERE id = ?", game_id) == [("finished",)]:
+                break
+            await simcord_env.advance_time(PAUSE + 0.1)
+        assert tour.query("SELECT status FROM games WHERE id = ?", game_id) == [("finished",)]
+        await simcord_env.advance_time(PAUSE + 0.1)
+        assert tour.value("round") == 1 and tour.query("SELECT places FROM tournament_tables") == [(None,)]
+    await simcord_env.restart_bot(make_bot())
+    assert tour.value("round") == 2
+    assert tour.query("SELECT places FROM tournament_tables WHERE round = 1") != [(None,)]
+
+
+async def test_a_late_table_closed_is_told_once_in_its_thread_through_a_crash(
+    simcord_env, database, make_bot, monkeypatch
+):
+    """Closing a late table is an abort by the organiser through the one path: committed with its
+    announcement, told once in the table's thread after a crash, and the round goes on."""
+    tour = Tournament(simcord_env, database, players=2)
+    anna, bruno = tour.members
+    await tour.create("bue", 2, rounds=2, options="target=10", clock="1h")
+    for member in (anna, bruno):
+        await member.click(tour.signup(), label="Join")
+    await tour.organiser.click(tour.signup(), label="Begin")
+    ((_, number, _, _, thread_id, game_id),) = tour.tables()
+    with monkeypatch.context() as patch:
+        patch.setattr(Publisher, "deliver", nothing_announced)
+        closed = await tour.organiser.slash(tour.channel, "tournament close", table=number)
+    assert not closed.response.ephemeral
+    assert tour.query("SELECT status FROM games WHERE id = ?", game_id) == [("aborted",)]
+    (thread,) = [thread for thread in tour.channel.threads if thread.id == thread_id]
+    for _ in range(2):
+        await simcord_env.restart_bot(make_bot())
+        told = [m for m in thread.history() if "closed by" in (m.content or "")]
+        assert len(told) == 1 and tour.organiser.mention in told[0].content
+        assert not told[0].embeds and not components(told[0])
+    assert tour.value("round") == 2
+
+
+async def test_each_tables_end_reaches_its_tournament_once(simcord_env, database, monkeypatch):
+    """The table service tells the tournament of each game's end exactly once."""
+    told: list[int] = []
+    heard = Rounds._after_game
+
+    async def counted(self: Rounds, game_id: int) -> None:
+        told.append(game_id)
+        await heard(self, game_id)
+
+    monkeypatch.setattr(Rounds, "_after_game", counted)
+    tour = Tournament(simcord_env, database)
+    await tour.create("bue", 2, rounds=2, options="target=10")
+    await tour.add_computers(4)
+    await tour.organiser.click(tour.signup(), label="Begin")
+    await tour.play_out()
+    games = [game for *_, game in tour.tables() if game is not None]
+    assert len(games) == 4 and sorted(told) == sorted(games)

@@ -127,8 +127,8 @@ async def test_a_season_rates_from_each_players_all_time_rating_widened(store):
     widened = math.hypot(all_time["user:1"].sigma, SEASON_WIDENING)
     assert starts["user:1"].sigma == pytest.approx(min(widened, default_skill().sigma))
     assert starts["user:3"] == default_skill()
-    for entry, start in starts.items():
-        assert await store.records.season_start_skill(GUILD, "bue", entry, season.id) == pytest.approx(start)
+    for entry, begun in starts.items():
+        assert await store.records.season_start_skill(GUILD, "bue", entry, season.id) == pytest.approx(begun)
     model = PlackettLuce()
     teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in starts.values()]
     wanted = [Skill(team[0].mu, team[0].sigma) for team in model.rate(teams, ranks=[2, 1, 2])]
