@@ -405,7 +405,7 @@ def history_command(services: Services) -> app_commands.Command:
 
 def help_embed(adapters: Mapping[str, GameAdapter], lang: str) -> discord.Embed:
     """What a newcomer needs: each game (its players, what it is, how to start it), how a game is
-    played in a channel, and where the scores are."""
+    played in a channel, where the scores are, and the server's seasons and tournaments."""
     embed = discord.Embed(title=t(lang, "help.title"), description=t(lang, "help.intro"), colour=0x5865F2)
     for kind, adapter in adapters.items():
         fewest, most = adapter.engine.min_players, adapter.engine.max_players
@@ -421,6 +421,7 @@ def help_embed(adapters: Mapping[str, GameAdapter], lang: str) -> discord.Embed:
         )
     embed.add_field(name=t(lang, "help.playing_name"), value=t(lang, "help.playing"), inline=False)
     embed.add_field(name=t(lang, "help.scores_name"), value=t(lang, "help.scores"), inline=False)
+    embed.add_field(name=t(lang, "help.league_name"), value=t(lang, "help.league"), inline=False)
     return embed
 
 
