@@ -10,9 +10,10 @@ field: the standings alone (``bot.pairing.standings``), which any pairing by sta
 first. Both are CPU time (``time.process_time``), the median of ``--runs``.
 
 **Standings.** What the bot redraws as a table of a round finishes: the standings message of
-``--standings`` entrants (``bot.tournaments.standings_embeds``) and, at the end, the final chart
-(``bot.charts.draw_standings``, drawn off the event loop). The reference: the results score chart
-at its largest (10 players, 20 games, ``bench/chart_bench.py``), timed in the same run.
+``--standings`` entrants (``bot.tournament_views.standings_embeds``) and, at the end, the final
+chart (``bot.tournament_views.final_chart`` drawn by ``bot.charts.draw_scores``, off the event
+loop). The reference: the results score chart at its largest (10 players, 20 games,
+``bench/chart_bench.py``), timed in the same run.
 """
 
 from __future__ import annotations
