@@ -19,7 +19,7 @@ import discord
 from bot import model
 from bot.i18n import LANGUAGES, duration_text, parse_duration, t
 from bot.store.community import CommunityStore, PlayerChoices, ServerChoices
-from games.core import GameError
+from games.core import Game, GameError, resolve_table_options
 
 DEFAULT_TIMEOUT = 24 * 3600
 MIN_TIMEOUT = 60
@@ -33,6 +33,8 @@ MAX_COMPUTER_PAUSE = 60.0
 LANGUAGE_CACHE_SECONDS = 60.0
 LANGUAGE_CACHE_SIZE = 10_000
 
+# Words a yes/no game option may be written with (/preferences game_options, /tournament create).
+YES_NO = {"on": 1, "yes": 1, "true": 1, "off": 0, "no": 0, "false": 0}
 # The settings /settings shows, in its order.
 SERVER_SETTINGS = (
     "language",
@@ -43,6 +45,7 @@ SERVER_SETTINGS = (
     "computers_rated",
     "stand_in",
     "computer_pause",
+    "tournament_role",
 )
 
 
@@ -71,6 +74,7 @@ class ServerSettings:
     computers_rated: bool
     stand_in: bool
     computer_pause: float
+    tournament_role_id: int | None  # who may create tournaments besides Manage Server
 
     def kept(self) -> dict[str, Any]:
         """What a game keeps when it starts: what it needs while it runs."""
@@ -95,6 +99,13 @@ def has_role(member: Any, role_id: int | None) -> bool:
         return True
     roles = getattr(member, "roles", None) or ()
     return any(role.id == role_id for role in roles)
+
+
+def can_organise(interaction: discord.Interaction, settings: ServerSettings) -> bool:
+    """Whether the member may create a tournament: Manage Server, or the role the server names."""
+    return can_manage(interaction) or (
+        settings.tournament_role_id is not None and has_role(interaction.user, settings.tournament_role_id)
+    )
 
 
 def can_manage(interaction: discord.Interaction) -> bool:
@@ -129,7 +140,7 @@ class Community:
     ) -> tuple[ServerSettings, list[str]]:
         notes: list[str] = []
         channels = choices.channels or ()
-        role = choices.role_id
+        role, organisers = choices.role_id, choices.tournament_role_id
         if guild is not None:
             gone = [channel for channel in channels if guild.get_channel_or_thread(channel) is None]
             if gone:
@@ -138,6 +149,9 @@ class Community:
             if role is not None and guild.get_role(role) is None:
                 notes.append("settings.note.role_gone")
                 role = None
+            if organisers is not None and guild.get_role(organisers) is None:
+                notes.append("settings.note.tournament_role_gone")
+                organisers = None
         settings = ServerSettings(
             language=choices.language,
             channels=tuple(channels),
@@ -147,6 +161,7 @@ class Community:
             computers_rated=True if choices.computers_rated is None else choices.computers_rated,
             stand_in=True if choices.stand_in is None else choices.stand_in,
             computer_pause=self.robot_pause if choices.computer_pause is None else choices.computer_pause,
+            tournament_role_id=organisers,
         )
         return settings, notes
 
@@ -171,6 +186,8 @@ class Community:
             await self._store().set_server(guild_id, "channels", value or None)
         elif name == "role":
             await self._store().set_server(guild_id, "role_id", value)
+        elif name == "tournament_role":
+            await self._store().set_server(guild_id, "tournament_role_id", value)
         elif name in SERVER_SETTINGS:
             await self._store().set_server(guild_id, name, checked_setting(name, value))
         else:
@@ -202,6 +219,27 @@ class Community:
             self._languages.clear()
         self._languages[user_id] = (chosen, time.monotonic())
         return chosen
+
+
+def parse_game_options(engine: type[Game], text: str) -> dict[str, int]:
+    """``target=150 rounds=2 stand_in=off turn_timeout=12h``, each checked as /start checks it."""
+    given: dict[str, int] = {}
+    timeout: int | None = None
+    for word in text.replace(",", " ").split():
+        name, equals, value = word.partition("=")
+        name, value = name.strip().lower(), value.strip().lower()
+        if not equals or not name or not value:
+            raise GameError("preferences.error.options_unreadable", text=word[:40])
+        if name == "turn_timeout":
+            timeout = turn_timeout_seconds(value)
+            continue
+        number = YES_NO.get(value, value)
+        if not isinstance(number, int) and not str(number).lstrip("-").isdigit():
+            raise GameError("preferences.error.options_unreadable", text=word[:40])
+        given[name] = int(number)
+    resolved = engine.resolve_options(given) | resolve_table_options(given)
+    chosen = {name: resolved[name] for name in given}
+    return chosen | ({"turn_timeout": timeout} if timeout is not None else {})
 
 
 def check_role(member: Any, role_id: int | None) -> None:
@@ -251,6 +289,9 @@ def setting_text(lang: str, name: str, settings: ServerSettings) -> str:
         return ", ".join(f"<#{channel}>" for channel in settings.channels)
     if name == "role":
         return t(lang, "settings.no_role") if settings.role_id is None else f"<@&{settings.role_id}>"
+    if name == "tournament_role":
+        role = settings.tournament_role_id
+        return t(lang, "settings.manage_server_only") if role is None else f"<@&{role}>"
     if name == "turn_timeout":
         return duration_text(lang, settings.turn_timeout)
     if name == "reminder":

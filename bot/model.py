@@ -25,6 +25,12 @@ DEFAULT_REMINDER = 50  # percent of a turn
 Timer = tuple[int, str, str, float]
 
 
+def kept_role(server_settings: Mapping[str, Any]) -> int | None:
+    """The role a server asked of players, as a game (or a tournament) kept its settings; None: none."""
+    role = server_settings.get("role_id")
+    return int(role) if role is not None else None
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: int
@@ -57,8 +63,7 @@ class GameRow:
     @property
     def role_id(self) -> int | None:
         """The role its server asked of players when it opened, if any."""
-        role = self.server_settings.get("role_id")
-        return int(role) if role is not None else None
+        return kept_role(self.server_settings)
 
     def rated(self, seats: Sequence[SeatRow]) -> bool:
         """Whether the match counts for ratings: not one with computer players, when its server

@@ -24,6 +24,7 @@ SERVER_COLUMNS = (
     "computers_rated",
     "stand_in",
     "computer_pause",
+    "tournament_role_id",
 )
 PLAYER_COLUMNS = ("language", "dm_hand", "ping", "game_options")
 
@@ -40,6 +41,7 @@ class ServerChoices:
     computers_rated: bool | None = None
     stand_in: bool | None = None
     computer_pause: float | None = None
+    tournament_role_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class CommunityStore:
             computers_rated=_flag(row["computers_rated"]),
             stand_in=_flag(row["stand_in"]),
             computer_pause=row["computer_pause"],
+            tournament_role_id=row["tournament_role_id"],
         )
 
     async def set_server(self, guild_id: int, name: str, value: Any) -> None:
