@@ -67,21 +67,16 @@ class Lobbies:
             {"stand_in": int(server.stand_in)} | hosts | {k: v for k, v in options.items() if v is not None}
         )
         channel_lang = server.language or language_of(interaction.guild_locale or interaction.locale)
-        row = GameRow(
-            id=0,
-            kind=adapter.name,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=user.id,
-            status=LOBBY,
-            options=adapter.engine.resolve_options(given) | resolve_table_options(given),
-            turn_timeout=turn_timeout_seconds(turn_timeout, hosts_timeout or server.turn_timeout),
-            locale=channel_lang,
-            seed=self.seed_source(),
-            state=None,
-            version=0,
-            message_id=None,
-            server_settings=server.kept(),
+        row = GameRow.opening(
+            adapter.name,
+            interaction.guild_id,
+            interaction.channel_id,
+            user.id,
+            adapter.engine.resolve_options(given) | resolve_table_options(given),
+            turn_timeout_seconds(turn_timeout, hosts_timeout or server.turn_timeout),
+            channel_lang,
+            self.seed_source(),
+            server.kept(),
         )
         host = NewSeat(user.id, user.display_name, str(interaction.locale))
         people = [host, *(player for player in players if player.user_id != user.id)]

@@ -51,6 +51,37 @@ class GameRow:
     # What the game kept of its server's settings when it started (see bot/community.py).
     server_settings: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def opening(
+        cls,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, int],
+        turn_timeout: int,
+        locale: str,
+        seed: int,
+        server_settings: dict[str, Any],
+    ) -> GameRow:
+        """A lobby as it is to be opened: its id the database's to give, its message Discord's."""
+        return cls(
+            0,
+            kind,
+            guild_id,
+            channel_id,
+            host_id,
+            LOBBY,
+            options,
+            turn_timeout,
+            locale,
+            seed,
+            None,
+            0,
+            None,
+            server_settings=server_settings,
+        )
+
     @property
     def reminder_share(self) -> float:
         """The share of a turn after which its player is reminded (0: never)."""

@@ -97,21 +97,16 @@ async def start_table(
     tournament, table = game.tournament, game.table
     read = None
     if table.game_id is None:
-        row = GameRow(
-            id=0,
-            kind=tournament.kind,
-            guild_id=tournament.guild_id,
-            channel_id=game.thread_id,
-            host_id=tournament.organiser_id,
-            status=LOBBY,
-            options=dict(tournament.options),
-            turn_timeout=tournament.turn_timeout,
-            locale=tournament.locale,
-            seed=table_seed(tournament, table),
-            state=None,
-            version=0,
-            message_id=None,
-            server_settings=dict(tournament.server_settings),
+        row = GameRow.opening(
+            tournament.kind,
+            tournament.guild_id,
+            game.thread_id,
+            tournament.organiser_id,
+            dict(tournament.options),
+            tournament.turn_timeout,
+            tournament.locale,
+            table_seed(tournament, table),
+            dict(tournament.server_settings),
         )
         # Every entrant is named already (a computer too): no seat is added to them.
         seats = opening_seats(game.seated, (), adapter.engine.max_players, Context(0.0, Pace()))
