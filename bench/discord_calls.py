@@ -2,17 +2,13 @@
 
 Discord allows a bot token 50 requests a second in all (its global limit); interaction responses
 and follow-ups (``/interactions/...``, ``/webhooks/<app>/<token>/...``) are not counted against it.
-Every call the real bot makes is read from SimCord's request log while the tests' drivers play:
-
-- a Rummikub Draw, clicked on the table;
-- a Bué exchange with the deck (the panel, the card, the deck: three interactions);
-- a Serie Bum! pair (the two flips that take it);
-- a RumBugz discard (its panel, then the Bug: two interactions);
-
-each with the bot as it is and with the click on the table answered as before (the table edited
-by the delivery), in the same run. Then the invalid requests (401, 403, 429 answers, which
-Discord counts towards banning the bot's address for a while) of a Bué match whose person has
-closed their DMs, with closed DMs remembered (as now) and tried at every hand (as before).
+Every call the real bot makes is read from SimCord's request log while the tests' drivers play
+every move of a match of each game, filed by the kind of move (its action's type, and whether it
+was clicked on the table or from a private panel), with the bot as it is and, the reference, with
+no click answered by the table's own update (the table edited by the delivery), in the same run.
+Then the invalid requests (401, 403, 429 answers, which Discord counts towards banning the bot's
+address for a while) of a Bué match whose person has closed their DMs, with closed DMs remembered
+(as now) and tried at every hand (as before).
 
     python -m bench.discord_calls
 """
@@ -21,9 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
+import json
 import logging
 import random
+import statistics
 import tempfile
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -34,12 +33,12 @@ import simcord
 from simcord.http import client as simcord_client
 
 from bot import publisher as publisher_module
+from bot.asks import InteractionAsker
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.playground.world import close_dms
-from bot.tables import TableService
 from tests.bot.bue_driver import BueDriver
-from tests.bot.seriebum_driver import Flip, MemoryPlayers, SerieBumDriver
+from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
 from tests.bot.test_computers import computer_seats
 from tests.bot.test_rumbugz_play import RumBugzDriver, oracle_move
 from tests.bot.test_rummikub_play import RummikubDriver
@@ -103,96 +102,122 @@ async def running(**settings: Any) -> AsyncIterator[Any]:
 
 @contextlib.contextmanager
 def answered_as_before() -> Iterator[None]:
-    """The click on the table answered as before this issue: the delivery edits the table."""
+    """The reference: no click answered by the table's own update (as before issue 30), the
+    delivery editing the table instead."""
 
     async def not_by_the_answer(*args: Any) -> None:
         return None
 
-    original = TableService._answer_with_table
-    TableService._answer_with_table = not_by_the_answer  # type: ignore[method-assign]
+    original = InteractionAsker._show
+    InteractionAsker._show = not_by_the_answer  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
-        TableService._answer_with_table = original  # type: ignore[method-assign]
+        InteractionAsker._show = original  # type: ignore[method-assign]
 
 
 # ---------------------------------------------------------------------- a move's calls
 
 
-async def rummikub_draw(env: Any) -> Counter[str]:
-    driver = RummikubDriver(env, "")
-    driver.database = env.bot.settings.database
-    await driver.open()
-    for _ in range(2):  # every player's DM channel is known after their first DM
-        await driver.members[driver.state().turn].click(driver.table_message(), label="Draw")
-    calls = Calls(env)
-    await driver.members[driver.state().turn].click(driver.table_message(), label="Draw")
-    return calls.routes()
+def counted(routes: Counter[str]) -> int:
+    return sum(n for name, n in routes.items() if not name.split(" ", 1)[1].startswith(UNCOUNTED))
 
 
-async def bue_exchange(env: Any) -> Counter[str]:
+class Moves:
+    """The REST calls of each move of a match, by the kind of move (its action's type, and how it
+    was clicked), as the drivers play it through the real bot."""
+
+    def __init__(self, env: Any, driver: Any) -> None:
+        self.env, self.driver = env, driver
+        self.by_kind: dict[str, list[Counter[str]]] = {}
+
+    async def play(self, kind: str, move: Callable[[], Awaitable[Any]]) -> None:
+        """Play ``move``; its calls are filed under ``kind`` and the types its log added."""
+        logged = self.driver.query("SELECT COUNT(*) FROM actions")[0][0]
+        calls = Calls(self.env)
+        await move()
+        types = [
+            json.loads(action)["type"]
+            for (action,) in self.driver.query("SELECT action FROM actions ORDER BY rowid")[logged:]
+        ]
+        self.by_kind.setdefault(f"{kind}: {'+'.join(types) or 'nothing'}", []).append(calls.routes())
+
+
+async def bue_moves(env: Any) -> Moves:
     driver = BueDriver(env, env.bot.settings.database, players=3)
-    await driver.open()
-    calls = Calls(env)
-    await driver.exchange_with_deck(driver.state().turn, 0)
-    return calls.routes()
+    await driver.open(target=60)
+    moves, rng = Moves(env, driver), random.Random(3)
+    while driver.status() == "running" and sum(map(len, moves.by_kind.values())) < 40:
+        await moves.play("Bué, from its panels", lambda: driver.play_one(rng))
+    return moves
 
 
-async def seriebum_pair(env: Any) -> Counter[str]:
+async def seriebum_moves(env: Any) -> Moves:
     env.bot.seed_source = lambda: 2
     driver = SerieBumDriver(env, env.bot.settings.database)
     await driver.open(target=10)
-    players = MemoryPlayers()
-    flips: list[Counter[str]] = []
-    while driver.status() == "running":
+    moves, players = Moves(env, driver), MemoryPlayers()
+    while driver.status() == "running" and sum(map(len, moves.by_kind.values())) < 40:
         move = players.next(driver.state())
-        calls, lines = Calls(env), len(list(driver.channel.history()))
-        await driver.play(move)
-        if isinstance(move, Flip):
-            flips.append(calls.routes())
-        new = " ".join(message.content for message in list(driver.channel.history())[lines:])
-        if isinstance(move, Flip) and " takes " in new and "series" in new:
-            return flips[-2] + flips[-1]
-    raise AssertionError("no pair was taken")
+        await moves.play("Serie Bum!, from its panels", lambda move=move: driver.play(move))
+    return moves
 
 
-async def rumbugz_discard(env: Any) -> Counter[str]:
+async def rummikub_moves(env: Any) -> Moves:
+    driver = RummikubDriver(env, env.bot.settings.database)
+    await driver.open()
+    moves = Moves(env, driver)
+    while driver.status() == "running" and sum(map(len, moves.by_kind.values())) < 40:
+        game = driver.state()
+        seat, play = game.turn, game.best_play(game.turn)
+        if play:
+            laid = functools.partial(driver.play_with_buttons, seat, play["tiles"])
+            await moves.play("Rummikub, from its panel", laid)
+        else:
+            draw = functools.partial(driver.members[seat].click, driver.table_message(), label="Draw")
+            await moves.play("Rummikub, on the table", draw)
+    return moves
+
+
+async def rumbugz_moves(env: Any) -> Moves:
     driver = RumBugzDriver(env, env.bot.settings.database, players=3)
     await driver.open(rounds=1)
-    while not driver.state().finished:
+    moves = Moves(env, driver)
+    while not driver.state().finished and sum(map(len, moves.by_kind.values())) < 60:
         seat, action = oracle_move(driver.state())
-        calls = Calls(env)
-        await driver.play(seat, action)
-        if action["type"] == "discard":
-            return calls.routes()
-    raise AssertionError("nobody discarded")
+        where = "on the table" if action["type"] in ("draw", "bid", "decline") else "from its panels"
+        await moves.play(f"RumBugz, {where}", lambda seat=seat, action=action: driver.play(seat, action))
+    return moves
 
 
-MOVES: dict[str, Callable[[Any], Awaitable[Counter[str]]]] = {
-    "Rummikub Draw (a click on the table)": rummikub_draw,
-    "Bué exchange with the deck (3 interactions)": bue_exchange,
-    "Serie Bum! pair (its two flips)": seriebum_pair,
-    "RumBugz discard (2 interactions)": rumbugz_discard,
+GAMES: dict[str, Callable[[Any], Awaitable[Moves]]] = {
+    "bue": bue_moves,
+    "seriebum": seriebum_moves,
+    "rummikub": rummikub_moves,
+    "rumbugz": rumbugz_moves,
 }
 
 
-async def move_calls(play: Callable[[Any], Awaitable[Counter[str]]]) -> Counter[str]:
+async def game_calls(play: Callable[[Any], Awaitable[Moves]]) -> dict[str, list[Counter[str]]]:
     async with running() as env:
-        return await play(env)
+        return (await play(env)).by_kind
 
 
-def print_move(name: str, now: Counter[str], before: Counter[str]) -> tuple[int, int]:
-    def counted(routes: Counter[str]) -> int:
-        return sum(n for r, n in routes.items() if not r.split(" ", 1)[1].startswith(UNCOUNTED))
-
-    print(f"\n{name}: {counted(now)} counted (before: {counted(before)}), {sum(now.values())} in all")
-    for name_, n in sorted(now.items()):
-        tag = "not counted" if name_.split(" ", 1)[1].startswith(UNCOUNTED) else "counted"
-        print(f"  {n} x {name_}  ({tag}; before: {before.get(name_, 0)})")
-    for name_, n in sorted(before.items()):
-        if name_ not in now:
-            print(f"  0 x {name_}  (before: {n})")
-    return counted(now), counted(before)
+def print_kinds(now: dict[str, list[Counter[str]]], before: dict[str, list[Counter[str]]]) -> None:
+    """Each kind of move: its counted calls (most, median), against the reference's, and its routes."""
+    for kind, calls in sorted(now.items()):
+        each = sorted(counted(routes) for routes in calls)
+        earlier = sorted(counted(routes) for routes in before.get(kind, []))
+        print(
+            f"\n{kind} ({len(calls)} moves): counted most {each[-1]}, median {statistics.median(each):g}"
+            + (f" (before: most {earlier[-1]}, median {statistics.median(earlier):g})" if earlier else "")
+            + f"; {GLOBAL_LIMIT / statistics.median(each):.1f} a second per token"
+            * bool(statistics.median(each))
+        )
+        routes = sum(calls, Counter())
+        for name, n in sorted(routes.items()):
+            tag = "not counted" if name.split(" ", 1)[1].startswith(UNCOUNTED) else "counted"
+            print(f"  {n / len(calls):.2f} x {name}  ({tag})")
 
 
 # ---------------------------------------------------------------------- closed DMs
@@ -239,17 +264,12 @@ async def invalid_requests_of_a_match(remember: bool) -> tuple[int, int]:
 
 async def main() -> None:
     logging.basicConfig(level=logging.ERROR)
-    print("REST calls per move (counted: against the global limit of 50 a second)")
-    rates = {}
-    for name, play in MOVES.items():
-        now = await move_calls(play)
+    print("REST calls per move, by kind of move (counted: against the global limit of 50 a second)")
+    for play in GAMES.values():
+        now = await game_calls(play)
         with answered_as_before():
-            before = await move_calls(play)
-        counted, counted_before = print_move(name, now, before)
-        rates[name] = (counted, counted_before)
-    print("\nMoves a second one token carries at the global limit (50 requests/s):")
-    for name, (counted, before) in rates.items():
-        print(f"  {name}: {GLOBAL_LIMIT / counted:.1f} (before: {GLOBAL_LIMIT / before:.1f})")
+            before = await game_calls(play)
+        print_kinds(now, before)
 
     remembered, moves = await invalid_requests_of_a_match(remember=True)
     every_time, moves_before = await invalid_requests_of_a_match(remember=False)

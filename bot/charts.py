@@ -1,4 +1,5 @@
-"""Charts drawn with matplotlib: the match totals on results, a player's rating on /stats.
+"""Charts drawn with matplotlib: the match totals on results (and a tournament's points by round),
+a player's rating on /stats.
 
 Pure drawing: names and numbers in, PNG bytes out. Nothing here sees a card, a tile or a
 game state, so a chart cannot show anything hidden. matplotlib is imported on the first
@@ -45,7 +46,7 @@ class ScoreChart:
     """The match totals after each game, round or manche; ``winner`` is a seat once the match is won."""
 
     names: Sequence[str]
-    totals: Sequence[Sequence[int]]  # per finished game/round/manche, per seat
+    totals: Sequence[Sequence[float]]  # per finished game/round/manche, per seat (a tournament's points)
     target: int | None
     winner: int | None
     x_label: str  # "Game", "Round", "Manche" in the reader's language
@@ -94,7 +95,7 @@ def whole_numbers() -> AutoLocator:
     return locator
 
 
-def tie_offsets(series: Sequence[Sequence[int]]) -> list[float]:
+def tie_offsets(series: Sequence[Sequence[float]]) -> list[float]:
     """A vertical offset, in points, per line: 0 for a line no earlier one meets; a line that shares a
     point (same round, same total) with earlier ones moves off them, alternately up and down, so
     that every line stays visible."""

@@ -23,6 +23,7 @@ from bot.components import COMPONENTS
 from bot.config import Settings
 from bot.game_catalogue import GAME_EXTENSIONS
 from bot.i18n import CommandTranslator
+from bot.league_commands import season_group, tournament_group
 from bot.lobby import Lobbies
 from bot.replay_panel import ReplayButton, ReplaySelect, replay_command
 from bot.replays import ReplayService
@@ -30,6 +31,7 @@ from bot.replies import ANSWERABLE, claim, make_sure_answered, prefer, report_er
 from bot.store import Store
 from bot.tables import TableService
 from bot.timers import Sleep, TimerService
+from bot.tournaments import TournamentButton, TournamentSelect, TournamentService
 from bot.turns import TurnsButton, away_command, turns_command
 from games.core import GameError
 
@@ -85,6 +87,13 @@ class GameBot(commands.Bot):
         self.community = Community(lambda: self.store.community, settings.robot_pause)
         # Read at each lobby: a test may seed the next game by setting the bot's seed_source.
         self.lobbies = Lobbies(self.tables, self.adapters, lambda: self.seed_source(), self.community)
+        self.tournaments = TournamentService(
+            self.tables,
+            self.adapters,
+            self.community,
+            lambda: self.seed_source(),
+            lambda: self.store.tournaments,
+        )
 
     @staticmethod
     def client_options(settings: Settings) -> dict[str, Any]:
@@ -99,7 +108,8 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database, self.settings.shards)
         self.timers = TimerService(self.store.timers, self.tables.fire, self.timer_sleep)
-        self.tables.open(self.store, self.timers)
+        # A game's end, once saved, moves its tournament on (when it is a tournament's table).
+        self.tables.open(self.store, self.timers, self.tournaments.rounds.game_over)
         self.replays = ReplayService(self.store, self.adapters)
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CommandTranslator())
@@ -111,7 +121,11 @@ class GameBot(commands.Bot):
         self.tree.add_command(away_command(self))
         self.tree.add_command(settings_group(self))
         self.tree.add_command(preferences_group(self))
-        self.add_dynamic_items(*COMPONENTS, ReplayButton, ReplaySelect, TurnsButton)
+        self.tree.add_command(season_group(self))
+        self.tree.add_command(tournament_group(self))
+        self.add_dynamic_items(
+            *COMPONENTS, ReplayButton, ReplaySelect, TournamentButton, TournamentSelect, TurnsButton
+        )
         if self.settings.dev_guild_id is not None:
             # The test server gets every command as its own too (Discord shows them there at once).
             self.tree.copy_global_to(guild=discord.Object(id=self.settings.dev_guild_id))
@@ -178,6 +192,8 @@ class GameBot(commands.Bot):
             await self.tables.resume()
         except Exception:
             log.exception("could not deliver what was pending at start-up")
+        # Then the tournaments go on from where their rows stand (a round a crash cut short).
+        await self.tournaments.rounds.resume()
 
     async def close(self) -> None:
         if hasattr(self, "_heartbeat"):
@@ -185,6 +201,7 @@ class GameBot(commands.Bot):
         if hasattr(self, "timers"):
             self.timers.stop()
         self.tables.close()
+        self.tournaments.rounds.close()
         await super().close()
         if hasattr(self, "store"):
             await self.store.close()

@@ -14,10 +14,19 @@ from bot.adapter import GameAdapter, TableMoves, component_view
 from bot.community import Community
 from bot.i18n import described, t
 from bot.lobby import Lobbies
-from bot.records import decimal, game_choices, history_embed, nothing_yet, stats_embed
+from bot.records import (
+    chosen_season,
+    decimal,
+    game_choices,
+    history_embed,
+    nothing_yet,
+    season_choices,
+    stats_embed,
+    with_season,
+)
 from bot.replays import open_button
 from bot.replies import claim, language, prefer, reply, report_error
-from bot.store import Store
+from bot.store import Season, Store
 from bot.tables import TableService
 from games.core import TABLE_OPTIONS, GameError, Option
 from games.robots import LEVELS
@@ -240,11 +249,15 @@ def rank_mark(index: int) -> str:
     return medals[index] if index < len(medals) else f"{index + 1}."
 
 
-async def rating_lines(services: Services, guild_id: int, kind: str | None, lang: str) -> list[str]:
+async def rating_lines(
+    services: Services, guild_id: int, kind: str | None, lang: str, season: Season | None
+) -> list[str]:
     """The leaderboard by conservative rating; ratings are per game, so a game must be chosen."""
     if kind is None:
         raise GameError("stats.error.rating_needs_game")
-    standings = await services.store.records.rating_board(guild_id, kind)
+    standings = await services.store.records.rating_board(
+        guild_id, kind, season_id=season.id if season else None
+    )
     return [
         t(
             lang,
@@ -258,10 +271,14 @@ async def rating_lines(services: Services, guild_id: int, kind: str | None, lang
     ]
 
 
-async def win_lines(services: Services, guild_id: int, kind: str | None, lang: str) -> list[str]:
+async def win_lines(
+    services: Services, guild_id: int, kind: str | None, lang: str, season: Season | None
+) -> list[str]:
     """Wins and matches, ranked by wins; points only in one game's board: they are on different
     scales in different games (a Bué match is won at 110, a Rummikub round costs what is left)."""
-    standings = await services.store.records.leaderboard(guild_id, kind)
+    standings = await services.store.records.leaderboard(
+        guild_id, kind, season_id=season.id if season else None
+    )
     if kind is None:
         standings = sorted(standings, key=lambda standing: (-standing.wins, standing.games))
     return [
@@ -278,6 +295,19 @@ async def win_lines(services: Services, guild_id: int, kind: str | None, lang: s
     ]
 
 
+def season_autocomplete(
+    services: Services,
+) -> Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
+    """The ``season`` option's choices: all time and the server's seasons."""
+
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await season_choices(
+            services.store, interaction.guild_id or 0, language(interaction), str(current or "")
+        )
+
+    return complete
+
+
 def leaderboard_command(services: Services) -> app_commands.Command:
     orders = [
         app_commands.Choice(name=described("stats.order.wins"), value="wins"),
@@ -285,28 +315,38 @@ def leaderboard_command(services: Services) -> app_commands.Command:
     ]
 
     @app_commands.command(name="leaderboard", description=described("cmd.leaderboard"))
-    @app_commands.describe(game=described("cmd.leaderboard.game"), order=described("stats.cmd.order"))
+    @app_commands.describe(
+        game=described("cmd.leaderboard.game"),
+        order=described("stats.cmd.order"),
+        season=described("season.cmd.option"),
+    )
     @app_commands.choices(game=game_choices(services.adapters), order=orders)
+    @app_commands.autocomplete(season=season_autocomplete(services))
     @app_commands.guild_only()
     async def leaderboard(
         interaction: discord.Interaction,
         game: app_commands.Choice[str] | None = None,
         order: app_commands.Choice[str] | None = None,
+        season: str | None = None,
     ) -> None:
         lang = language(interaction)
         kind = game.value if game else None
+        guild_id = interaction.guild_id or 0
+        shown = await chosen_season(services.store, guild_id, season)
         by_rating = order is not None and order.value == "rating"
-        lines = await (rating_lines if by_rating else win_lines)(
-            services, interaction.guild_id or 0, kind, lang
-        )
+        lines = await (rating_lines if by_rating else win_lines)(services, guild_id, kind, lang, shown)
         if not lines:
+            if shown is not None:
+                raise nothing_yet(
+                    services.adapters, lang, "season.leaderboard_empty", kind, season=shown.name
+                )
             raise nothing_yet(services.adapters, lang, "common.leaderboard_empty", kind)
         title = t(
             lang,
             "common.leaderboard_title",
             game=t(lang, f"{kind}.title") if kind else t(lang, "common.all_games"),
         )
-        embed = discord.Embed(title=title, description="\n".join(lines), colour=0xF1C40F)
+        embed = discord.Embed(title=with_season(title, shown), description="\n".join(lines), colour=0xF1C40F)
         await reply(interaction, embeds=[embed], ephemeral=False)
 
     return leaderboard
@@ -314,24 +354,32 @@ def leaderboard_command(services: Services) -> app_commands.Command:
 
 def stats_command(services: Services) -> app_commands.Command:
     @app_commands.command(name="stats", description=described("stats.cmd"))
-    @app_commands.describe(player=described("stats.cmd.player"), game=described("cmd.leaderboard.game"))
+    @app_commands.describe(
+        player=described("stats.cmd.player"),
+        game=described("cmd.leaderboard.game"),
+        season=described("season.cmd.option"),
+    )
     @app_commands.choices(game=game_choices(services.adapters))
+    @app_commands.autocomplete(season=season_autocomplete(services))
     @app_commands.guild_only()
     async def stats(
         interaction: discord.Interaction,
         player: discord.User | None = None,
         game: app_commands.Choice[str] | None = None,
+        season: str | None = None,
     ) -> None:
         # Discord resolves the player it offers; a forged id comes as a bare Object, or not a user.
         if player is not None and not isinstance(player, discord.abc.User):
             raise GameError("stats.error.unknown_player")
+        guild_id = interaction.guild_id or 0
         embed, chart = await stats_embed(
             services.store,
             services.adapters,
-            interaction.guild_id or 0,
+            guild_id,
             player or interaction.user,
             game.value if game else None,
             language(interaction),
+            await chosen_season(services.store, guild_id, season),
         )
         await reply(interaction, embeds=[embed], file=chart, ephemeral=False)
 
@@ -362,7 +410,7 @@ def history_command(services: Services) -> app_commands.Command:
 
 def help_embed(adapters: Mapping[str, GameAdapter], lang: str) -> discord.Embed:
     """What a newcomer needs: each game (its players, what it is, how to start it), how a game is
-    played in a channel, and where the scores are."""
+    played in a channel, where the scores are, and the server's seasons and tournaments."""
     embed = discord.Embed(title=t(lang, "help.title"), description=t(lang, "help.intro"), colour=0x5865F2)
     for kind, adapter in adapters.items():
         fewest, most = adapter.engine.min_players, adapter.engine.max_players
@@ -378,6 +426,7 @@ def help_embed(adapters: Mapping[str, GameAdapter], lang: str) -> discord.Embed:
         )
     embed.add_field(name=t(lang, "help.playing_name"), value=t(lang, "help.playing"), inline=False)
     embed.add_field(name=t(lang, "help.scores_name"), value=t(lang, "help.scores"), inline=False)
+    embed.add_field(name=t(lang, "help.league_name"), value=t(lang, "help.league"), inline=False)
     return embed
 
 

@@ -31,13 +31,14 @@ from bot.clock import (
     check_zone,
     current_away,
     parse_away,
+    parse_clock,
     parse_quiet_hours,
 )
 from bot.i18n import LANGUAGES, t
 from bot.store.community import CommunityStore, PlayerChoices, ServerChoices
 from bot.time_text import clock_text
 from bot.timekeeping import AwayStatus, away_allowance, setting_clock, turn_timeout_seconds
-from games.core import GameError
+from games.core import Game, GameError, resolve_table_options
 
 # A turn's reminder comes after this share of it, in percent (0: no reminder).
 DEFAULT_REMINDER = model.DEFAULT_REMINDER
@@ -48,6 +49,8 @@ MAX_COMPUTER_PAUSE = 60.0
 LANGUAGE_CACHE_SECONDS = 60.0
 LANGUAGE_CACHE_SIZE = 10_000
 
+# Words a yes/no game option may be written with (/preferences game_options, /tournament create).
+YES_NO = {"on": 1, "yes": 1, "true": 1, "off": 0, "no": 0, "false": 0}
 # The settings /settings shows, in its order.
 SERVER_SETTINGS = (
     "language",
@@ -59,6 +62,7 @@ SERVER_SETTINGS = (
     "stand_in",
     "computer_pause",
     "away_days",
+    "tournament_role",
 )
 
 
@@ -74,6 +78,7 @@ class ServerSettings:
     computers_rated: bool
     stand_in: bool
     computer_pause: float
+    tournament_role_id: int | None  # who may create tournaments besides Manage Server
     clock_increment: int | None = None
     away_days: int = DEFAULT_AWAY_DAYS
 
@@ -108,6 +113,13 @@ def has_role(member: Any, role_id: int | None) -> bool:
     return any(role.id == role_id for role in roles)
 
 
+def can_organise(interaction: discord.Interaction, settings: ServerSettings) -> bool:
+    """Whether the member may create a tournament: Manage Server, or the role the server names."""
+    return can_manage(interaction) or (
+        settings.tournament_role_id is not None and has_role(interaction.user, settings.tournament_role_id)
+    )
+
+
 def can_manage(interaction: discord.Interaction) -> bool:
     """Manage Server, as Discord computed it for this interaction (Discord's default permission
     on /settings is only a default: a server's admins can open the command to anyone)."""
@@ -140,7 +152,7 @@ class Community:
     ) -> tuple[ServerSettings, list[str]]:
         notes: list[str] = []
         channels = choices.channels or ()
-        role = choices.role_id
+        role, organisers = choices.role_id, choices.tournament_role_id
         if guild is not None:
             gone = [channel for channel in channels if guild.get_channel_or_thread(channel) is None]
             if gone:
@@ -149,6 +161,9 @@ class Community:
             if role is not None and guild.get_role(role) is None:
                 notes.append("settings.note.role_gone")
                 role = None
+            if organisers is not None and guild.get_role(organisers) is None:
+                notes.append("settings.note.tournament_role_gone")
+                organisers = None
         settings = ServerSettings(
             language=choices.language,
             channels=tuple(channels),
@@ -160,6 +175,7 @@ class Community:
             computer_pause=self.robot_pause if choices.computer_pause is None else choices.computer_pause,
             clock_increment=choices.clock_increment if choices.turn_timeout else None,
             away_days=DEFAULT_AWAY_DAYS if choices.away_days is None else choices.away_days,
+            tournament_role_id=organisers,
         )
         return settings, notes
 
@@ -194,6 +210,8 @@ class Community:
                     "clock_increment": None if clock is None else clock.increment,
                 },
             )
+        elif name == "tournament_role":
+            await self._store().set_server(guild_id, "tournament_role_id", value)
         elif name in SERVER_SETTINGS:
             await self._store().set_server(guild_id, name, checked_setting(name, value))
         else:
@@ -268,6 +286,33 @@ class Community:
         return chosen
 
 
+def parse_game_options(engine: type[Game], text: str) -> dict[str, int]:
+    """``target=150 rounds=2 stand_in=off turn_timeout=12h`` (or ``clock=3d+12h``), each checked as
+    /start checks it."""
+    given: dict[str, int] = {}
+    clock: Clock | None = None
+    for word in text.replace(",", " ").split():
+        name, equals, value = word.partition("=")
+        name, value = name.strip().lower(), value.strip().lower()
+        if not equals or not name or not value:
+            raise GameError("preferences.error.options_unreadable", text=word[:40])
+        if name in ("turn_timeout", "clock"):
+            clock = parse_clock(value) if name == "clock" else Clock(turn_timeout_seconds(value))
+            continue
+        number = YES_NO.get(value, value)
+        if not isinstance(number, int) and not str(number).lstrip("-").isdigit():
+            raise GameError("preferences.error.options_unreadable", text=word[:40])
+        given[name] = int(number)
+    resolved = engine.resolve_options(given) | resolve_table_options(given)
+    chosen = {name: resolved[name] for name in given}
+    if clock is not None:
+        # Kept as a game keeps its clock (``bot.timekeeping.split_clock`` reads it back).
+        chosen["turn_timeout"] = clock.seconds
+        if clock.increment is not None:
+            chosen["clock_increment"] = clock.increment
+    return chosen
+
+
 def check_role(member: Any, role_id: int | None) -> None:
     if not has_role(member, role_id):
         raise GameError("settings.refused.role", role=f"<@&{role_id}>")
@@ -319,6 +364,9 @@ def setting_text(lang: str, name: str, settings: ServerSettings) -> str:
         return ", ".join(f"<#{channel}>" for channel in settings.channels)
     if name == "role":
         return t(lang, "settings.no_role") if settings.role_id is None else f"<@&{settings.role_id}>"
+    if name == "tournament_role":
+        role = settings.tournament_role_id
+        return t(lang, "settings.manage_server_only") if role is None else f"<@&{role}>"
     if name == "turn_timeout":
         return clock_text(lang, settings.clock)
     if name == "away_days":

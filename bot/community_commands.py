@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter import GameAdapter
-from bot.clock import MAX_AWAY_DAYS, Clock, parse_clock, zone_choices
+from bot.clock import MAX_AWAY_DAYS, zone_choices
 from bot.community import (
     MAX_COMPUTER_PAUSE,
     MAX_REMINDER,
@@ -23,6 +23,7 @@ from bot.community import (
     Community,
     ServerSettings,
     can_manage,
+    parse_game_options,
     setting_text,
 )
 from bot.i18n import LANGUAGES, described, duration_text, t
@@ -30,13 +31,11 @@ from bot.records import game_choices
 from bot.replies import language, prefer, reply
 from bot.store.community import PlayerChoices
 from bot.time_text import away_text
-from bot.timekeeping import split_clock, turn_timeout_seconds
-from games.core import GameError, resolve_table_options
+from bot.timekeeping import split_clock
+from games.core import GameError
 
 # A language choice naming Discord's own (a setting or preference back to its default).
 DISCORD_LANGUAGE = "discord"
-# Words a yes/no game option may be written with in /preferences game_options.
-YES_NO = {"on": 1, "yes": 1, "true": 1, "off": 0, "no": 0, "false": 0}
 
 
 class CommunityServices(Protocol):
@@ -159,6 +158,14 @@ def settings_group(services: CommunityServices) -> app_commands.Group:
         # @everyone is every member: no role needed.
         await change(interaction, "role", None if role is None or role.is_default() else role.id)
 
+    @group.command(name="tournament_role", description=described("settings.cmd.tournament_role"))
+    @app_commands.describe(role=described("settings.cmd.tournament_role.role"))
+    async def tournament_role(interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        if role is not None and (not isinstance(role, discord.Role) or role.guild.id != interaction.guild_id):
+            raise GameError("settings.error.elsewhere")
+        # @everyone: anyone may organise.
+        await change(interaction, "tournament_role", None if role is None else role.id)
+
     @group.command(name="turn_timeout", description=described("settings.cmd.turn_timeout"))
     @app_commands.describe(value=described("cmd.option.turn_timeout"))
     async def turn_timeout(interaction: discord.Interaction, value: str | None = None) -> None:
@@ -217,34 +224,6 @@ def game_options_text(lang: str, options: Mapping[str, int]) -> str:
             f"clock={clock.text()}" if clock.is_bank else f"turn_timeout={duration_text(lang, clock.seconds)}"
         )
     return " ".join(words)
-
-
-def parse_game_options(adapter: GameAdapter, text: str) -> dict[str, int]:
-    """``target=150 rounds=2 stand_in=off turn_timeout=12h`` (or ``clock=3d+12h``), each checked as
-    /start checks it."""
-    given: dict[str, int] = {}
-    clock: Clock | None = None
-    for word in text.replace(",", " ").split():
-        name, equals, value = word.partition("=")
-        name, value = name.strip().lower(), value.strip().lower()
-        if not equals or not name or not value:
-            raise GameError("preferences.error.options_unreadable", text=word[:40])
-        if name in ("turn_timeout", "clock"):
-            clock = parse_clock(value) if name == "clock" else Clock(turn_timeout_seconds(value))
-            continue
-        number = YES_NO.get(value, value)
-        if not isinstance(number, int) and not str(number).lstrip("-").isdigit():
-            raise GameError("preferences.error.options_unreadable", text=word[:40])
-        given[name] = int(number)
-    engine = adapter.engine
-    resolved = engine.resolve_options(given) | resolve_table_options(given)
-    chosen = {name: resolved[name] for name in given}
-    if clock is not None:
-        # Kept as a game keeps its clock (``bot.timekeeping.split_clock`` reads it back).
-        chosen["turn_timeout"] = clock.seconds
-        if clock.increment is not None:
-            chosen["clock_increment"] = clock.increment
-    return chosen
 
 
 async def preferences_embed(services: CommunityServices, interaction: discord.Interaction) -> discord.Embed:
@@ -362,7 +341,7 @@ def preferences_group(services: CommunityServices) -> app_commands.Group:
         adapter = services.adapters.get(str(game.value))
         if adapter is None:
             raise GameError("error.forged_options")
-        chosen = parse_game_options(adapter, str(options)) if options is not None else {}
+        chosen = parse_game_options(adapter.engine, str(options)) if options is not None else {}
         every = dict((await community.player(interaction.user.id)).game_options)
         every[adapter.name] = chosen
         await community.set_player(

@@ -72,22 +72,17 @@ class Lobbies:
             {"stand_in": int(server.stand_in)} | hosts | {k: v for k, v in options.items() if v is not None}
         )
         channel_lang = server.language or language_of(interaction.guild_locale or interaction.locale)
-        row = GameRow(
-            id=0,
-            kind=adapter.name,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=user.id,
-            status=LOBBY,
-            options=adapter.engine.resolve_options(given) | resolve_table_options(given),
-            turn_timeout=timing.seconds,
-            locale=channel_lang,
-            seed=self.seed_source(),
-            state=None,
-            version=0,
-            message_id=None,
-            server_settings=server.kept(),
-            clock_increment=timing.increment,
+        row = GameRow.opening(
+            adapter.name,
+            interaction.guild_id,
+            interaction.channel_id,
+            user.id,
+            adapter.engine.resolve_options(given) | resolve_table_options(given),
+            timing.seconds,
+            channel_lang,
+            self.seed_source(),
+            server.kept(),
+            timing.increment,
         )
         host = NewSeat(user.id, user.display_name, str(interaction.locale))
         people = [host, *(player for player in players if player.user_id != user.id)]

@@ -25,6 +25,12 @@ DEFAULT_REMINDER = 50  # percent of a turn
 Timer = tuple[int, str, str, float]
 
 
+def kept_role(server_settings: Mapping[str, Any]) -> int | None:
+    """The role a server asked of players, as a game (or a tournament) kept its settings; None: none."""
+    role = server_settings.get("role_id")
+    return int(role) if role is not None else None
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: int
@@ -50,6 +56,40 @@ class GameRow:
     # Messages posted in its channel after its kept message, as last saved (``bot.traffic``).
     messages_after: int = 0
 
+    @classmethod
+    def opening(
+        cls,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, int],
+        turn_timeout: int,
+        locale: str,
+        seed: int,
+        server_settings: dict[str, Any],
+        clock_increment: int | None = None,
+    ) -> GameRow:
+        """A lobby as it is to be opened: its id the database's to give, its message Discord's; its
+        clock ``turn_timeout`` per move, or a bank of it with ``clock_increment``."""
+        return cls(
+            0,
+            kind,
+            guild_id,
+            channel_id,
+            host_id,
+            LOBBY,
+            options,
+            turn_timeout,
+            locale,
+            seed,
+            None,
+            0,
+            None,
+            server_settings=server_settings,
+            clock_increment=clock_increment,
+        )
+
     @property
     def reminder_share(self) -> float:
         """The share of a turn after which its player is reminded (0: never)."""
@@ -62,8 +102,7 @@ class GameRow:
     @property
     def role_id(self) -> int | None:
         """The role its server asked of players when it opened, if any."""
-        role = self.server_settings.get("role_id")
-        return int(role) if role is not None else None
+        return kept_role(self.server_settings)
 
     def rated(self, seats: Sequence[SeatRow]) -> bool:
         """Whether the match counts for ratings: not one with computer players, when its server

@@ -1,6 +1,6 @@
 """The outbox's parts: the names of a publication's parts, each marked in the outbox once sent
 (see ``bot.publisher.DELIVERY``), the record of a kept message being posted anew, and the nonce
-that makes a part sent twice one message."""
+that makes a part (or any message sent once across a crash) sent twice one message."""
 
 from __future__ import annotations
 
@@ -41,11 +41,16 @@ class TableRepost:
         return cls(int(old) if old else None, gone=bool(gone))
 
 
-def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
-    """The nonce of one part of a publication: the same whenever the part is sent, before and after
-    a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message of a
-    part sent again after a crash came between sending it and marking it sent. The game's random
-    seed keeps a database made anew (same ids, same versions) from reusing a recent nonce.
-    Discord's nonces are at most 25 characters: a 24-digit hexadecimal digest."""
-    key = f"{pending.game_id}:{row.seed}:{pending.version}:{part}".encode()
+def stable_nonce(*names: object) -> str:
+    """The nonce of one message, from what names it: the same whenever it is sent, before and
+    after a restart, so Discord (which discord.py asks to enforce nonces) keeps only one message
+    of one sent again after a crash came between sending it and saving that it was sent. Discord's
+    nonces are at most 25 characters: a 24-digit hexadecimal digest."""
+    key = ":".join(map(str, names)).encode()
     return hashlib.blake2b(key, digest_size=12).hexdigest()
+
+
+def part_nonce(row: GameRow, pending: Pending, part: str) -> str:
+    """The nonce of one part of a publication (``stable_nonce``); the game's random seed keeps a
+    database made anew (same ids, same versions) from reusing a recent nonce."""
+    return stable_nonce(pending.game_id, row.seed, pending.version, part)

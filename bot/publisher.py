@@ -14,7 +14,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -28,7 +28,6 @@ from bot.adapter import (
     Links,
     LoadedGame,
     Rendered,
-    Viewer,
     component_view,
     loaded,
 )
@@ -132,24 +131,22 @@ class Drawing:
 
 @dataclass
 class Delivery:
-    """One publication being delivered: what its parts send, read and drawn before any is sent,
-    and its outbox row as the parts mark it (``pending``)."""
+    """One publication being delivered: what it announces, the pictures drawn with its change,
+    its outbox row as the parts mark it (``pending``), and what each part finds out for the parts
+    after it (each part works out what it sends, as it comes to send it)."""
 
     table: GameOrLobby
     publication: Publication
     pending: Pending
-    viewer: Viewer
-    lines: list[str]
-    embeds: list[discord.Embed]
-    chart: ResultsChart | None
-    # The seats called to move, and those told privately with their lines (with what happened since
-    # their last move, for those away a while: ``recaps``).
-    newly: list[int]
-    told: dict[int, list[str]]
-    recaps: dict[int, list[str]]
-    # None when the click's answer showed the kept message already.
-    kept: Rendered | None
-    hands: list[Rendered]
+    pictures: Pictures
+    # True when the click's answer showed the kept message already.
+    shown: bool
+    # The results' embeds, and the chart of the match totals that the chart's part adds to them.
+    embeds: list[discord.Embed] = field(default_factory=list)
+    chart: ResultsChart | None = None
+    # The seats called to move, and those told privately with their lines.
+    newly: list[int] = field(default_factory=list)
+    told: dict[int, list[str]] = field(default_factory=dict)
     channel: GameChannel | None = None
 
 
@@ -277,7 +274,8 @@ class Publisher:
         pictures: Pictures,
         shown: bool,
     ) -> None:
-        delivery = await self._prepared(table, publication, pending, pictures, shown)
+        pending = pending or Pending(table.row.id, table.row.version, {}, frozenset())
+        delivery = Delivery(table, publication, pending, pictures, shown)
         for step in DELIVERY:
             await step.send(self, delivery)
         await self.store.outbox.delivered(delivery.pending)
@@ -346,54 +344,6 @@ class Publisher:
         finally:
             del self._retries[game_id]
 
-    async def _prepared(
-        self,
-        table: GameOrLobby,
-        publication: Publication,
-        pending: Pending | None,
-        pictures: Pictures,
-        shown: bool,
-    ) -> Delivery:
-        """What the parts send, read and drawn before any is sent."""
-        if pending is None:
-            pending = Pending(table.row.id, table.row.version, {}, frozenset())
-        lang = language_of(table.row.locale)
-        if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
-            # A lobby, or a closed game: its kept message says it all.
-            kept = None if shown else (await self._pictures(table, publication, pictures, [None]))[0]
-            viewer = Viewer(lang, [seat.name for seat in table.seats])
-            return Delivery(table, publication, pending, viewer, [], [], None, [], {}, {}, kept, [])
-        viewer = table.viewer()
-        events = publication.events
-        public = [event for event in events if event.seats is None]
-        lines = [line for event in public if (line := table.adapter.describe(event, viewer))]
-        lines += [self._reminder(table, seat, lang) for seat in publication.reminded]
-        embeds = [embed for event in public if (embed := table.adapter.results(event, viewer))]
-        # The chart's numbers are read now (the message keeps room for it); it is drawn last.
-        chart = None
-        if CHART_PART not in pending.delivered:
-            chart = await score_chart(self.store, table, events, viewer)
-        if chart is not None:
-            chart.make_room(embeds)
-        newly = self._called(table, publication)
-        recaps = await self._recaps(table, newly, publication, pending)
-        told = self._private_lines(table, publication, newly, pending, recaps)
-        drawn = await self._pictures(table, publication, pictures, [*([] if shown else [None]), *told])
-        return Delivery(
-            table,
-            publication,
-            pending,
-            viewer,
-            lines,
-            embeds,
-            chart,
-            newly,
-            told,
-            recaps,
-            None if shown else drawn.pop(0),
-            drawn,
-        )
-
     @staticmethod
     def _reminder(table: LoadedGame, seat: int, lang: str) -> str:
         """The line reminding ``seat`` of its move, with its deadline as each reader's clock shows it."""
@@ -409,50 +359,57 @@ class Publisher:
     async def _send_kept(self, delivery: Delivery) -> None:
         """The kept message first: every line and link below points to it, should it be posted anew."""
         table, publication = delivery.table, delivery.publication
-        if delivery.kept is None:  # the click's answer showed it
+        if delivery.shown:  # the click's answer showed it
             self._counted(table)
             return
-        posted_at = table.row.message_id
-        delivery.pending = await self._show_kept(table, delivery.kept, publication, delivery.pending)
-        if table.row.message_id != posted_at:
-            delivery.told = self._private_lines(
-                table, publication, delivery.newly, delivery.pending, delivery.recaps
-            )
+        (kept,) = await self._pictures(table, publication, delivery.pictures, [None])
+        delivery.pending = await self._show_kept(table, kept, publication, delivery.pending)
 
     async def _send_lines(self, delivery: Delivery) -> None:
         """The channel's lines and results, calling whoever must move now."""
-        table, viewer, lines, embeds = delivery.table, delivery.viewer, delivery.lines, delivery.embeds
-        if not isinstance(table, LoadedGame):
-            return
+        table, publication, pending = delivery.table, delivery.publication, delivery.pending
+        if not isinstance(table, LoadedGame) or table.row.status == ABORTED:
+            return  # a lobby, or a closed game: its kept message says it all
+        viewer = table.viewer()
+        public = [event for event in publication.events if event.seats is None]
+        lines = [line for event in public if (line := table.adapter.describe(event, viewer))]
+        lines += [self._reminder(table, seat, viewer.language) for seat in publication.reminded]
+        delivery.embeds = [embed for event in public if (embed := table.adapter.results(event, viewer))]
+        # The chart's numbers are read now (the message keeps room for it); it is drawn last.
+        if CHART_PART not in pending.delivered:
+            delivery.chart = await score_chart(self.store, table, publication.events, viewer)
+        if delivery.chart is not None:
+            delivery.chart.make_room(delivery.embeds)
+        delivery.newly = self._called(table, publication)
+        recaps = await self._recaps(table, delivery.newly, publication, pending)
+        delivery.told = self._private_lines(table, publication, delivery.newly, pending, recaps)
         if delivery.newly:
             # Those in their quiet hours named, not pinged: a timer pings them as the hours end.
-            hushed = delivery.publication.hushed
+            hushed = publication.hushed
             mentions = ", ".join(
                 f"**{table.names[seat]}**" if seat in hushed else table.mention(seat)
                 for seat in delivery.newly
             )
-            lines.append(
-                t(viewer.language, "common.your_move", mentions=mentions, table=table.link(viewer.language))
-            )
+            lines.append(viewer.t("common.your_move", mentions=mentions, table=table.link(viewer.language)))
         channel = delivery.channel = await self.channel(table.row.channel_id)
-        if channel is None or not (lines or embeds) or CHANNEL_PART in delivery.pending.delivered:
+        if channel is None or not (lines or delivery.embeds) or CHANNEL_PART in pending.delivered:
             return
         view = None
         at = DrawnAt(table.row.id)
         if table.game.finished:
-            rematch = t(viewer.language, "common.rematch")
+            rematch = viewer.t("common.rematch")
             view = component_view(
                 [at.button("rematch", rematch, style=discord.ButtonStyle.success, emoji="🔁")]
             )
-        elif standins.announces_away(delivery.publication.events):
-            view = component_view([at.button(BACK, t(viewer.language, "standins.back"), emoji="👋")])
+        elif standins.announces_away(publication.events):
+            view = component_view([at.button(BACK, viewer.t("standins.back"), emoji="👋")])
         message = await self._send_safely(
             channel,
             truncate("\n".join(lines)) if lines else None,
-            embeds=embeds[:10],
+            embeds=delivery.embeds[:10],
             view=view,
             allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
-            nonce=part_nonce(table.row, delivery.pending, CHANNEL_PART),
+            nonce=part_nonce(table.row, pending, CHANNEL_PART),
         )
         if delivery.chart is not None or table.game.finished:
             # Where the chart goes, should a crash leave it undelivered: saved before the mark.
@@ -460,13 +417,14 @@ class Publisher:
             await self.store.games.set_results_message(table.row.id, results_id)
             table.row = replace(table.row, results_message_id=results_id)
         if delivery.told or delivery.chart is not None:
-            delivery.pending = await self.store.outbox.mark_delivered(delivery.pending, CHANNEL_PART)
+            delivery.pending = await self.store.outbox.mark_delivered(pending, CHANNEL_PART)
 
     async def _send_hands(self, delivery: Delivery) -> None:
-        """Each player told privately, with their hand."""
-        table = delivery.table
-        last = next(reversed(delivery.told), None)
-        for (seat, private), hand in zip(delivery.told.items(), delivery.hands, strict=True):
+        """Each player told privately, with their hand (drawn with the change, or now)."""
+        table, told = delivery.table, delivery.told
+        hands = await self._pictures(table, delivery.publication, delivery.pictures, list(told))
+        last = next(reversed(told), None)
+        for (seat, private), hand in zip(told.items(), hands, strict=True):
             part = f"{DM_PART}{seat}"
             nonce = part_nonce(table.row, delivery.pending, part)
             await self.direct_message(table, table.seats[seat], "\n".join(private), hand, nonce)
@@ -765,7 +723,7 @@ def message_url(table: GameOrLobby) -> str:
 
 
 @dataclass(frozen=True)
-class Step:
+class DeliveryStep:
     """One part of a delivery: what it sends, and when the outbox marks it sent, so that a
     delivery resumed after a crash sends nothing twice."""
 
@@ -778,8 +736,8 @@ class Step:
 # A delivery's parts in their crash-safe order. Every part sent with a nonce (``part_nonce``):
 # sent again after a crash that came before its mark, Discord keeps one message. The last part
 # sent needs no mark: the publication deleted right after it says it all.
-DELIVERY: tuple[Step, ...] = (
-    Step(
+DELIVERY: tuple[DeliveryStep, ...] = (
+    DeliveryStep(
         TABLE_PART,
         "the kept message (the table, or the lobby): edited, or posted anew at the bottom of the channel"
         " and the old one retired",
@@ -787,19 +745,19 @@ DELIVERY: tuple[Step, ...] = (
         "then 'table' once the new message is saved and the old one retired",
         Publisher._send_kept,
     ),
-    Step(
+    DeliveryStep(
         CHANNEL_PART,
         "the channel's lines and results, calling who must move (they link to the table)",
         "after it is sent, the results message saved before the mark; not when it is the last part",
         Publisher._send_lines,
     ),
-    Step(
+    DeliveryStep(
         DM_PART,
         "each player's hand by DM, with their private lines",
         "after each DM, but the last part sent",
         Publisher._send_hands,
     ),
-    Step(
+    DeliveryStep(
         CHART_PART,
         "the score chart (and a finished match's animation), by an edit of the results message",
         "never: always the last part",

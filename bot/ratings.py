@@ -7,6 +7,7 @@ of a match, from each entry's place in it.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from openskill.models import PlackettLuce
 MODEL = PlackettLuce()
 USER_PREFIX = "user:"
 ROBOT_PREFIX = "robot:"
+# What a new season adds to each player's uncertainty, in quadrature (see ``season_start``).
+SEASON_WIDENING = MODEL.sigma / 2
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,20 @@ def default_skill() -> Skill:
     return Skill(MODEL.mu, MODEL.sigma)
 
 
+def season_start(all_time: Skill | None) -> Skill:
+    """Where a player's rating starts in a new season: their all-time rating (None: never rated,
+    the model's default) with its uncertainty widened by ``SEASON_WIDENING`` in quadrature, as
+    TrueSkill's dynamics widen a rating between periods, and never past a newcomer's.
+
+    A regular's sigma (about 5.6 after 20 two-player matches) starts the season near 7, the
+    uncertainty of someone with 8 matches: the season's first matches move it as they moved
+    theirs, so the season's board follows this season's play within a few evenings, while the
+    skill it keeps (mu) spares it the lottery of a reset to the default."""
+    if all_time is None:
+        return default_skill()
+    return Skill(all_time.mu, min(math.hypot(all_time.sigma, SEASON_WIDENING), MODEL.sigma))
+
+
 def user_entry(user_id: int) -> str:
     return f"{USER_PREFIX}{user_id}"
 
@@ -46,10 +63,12 @@ def places(points: Sequence[int], won: Sequence[bool], gone: Sequence[bool]) -> 
     """Each seat's place (1 is first; equal places are ties) at the end of a match.
 
     The winner is first even when a tie-break settled equal totals; the others follow by
-    total, equal totals tied; seats that left the match share the last place.
+    total, equal totals tied; seats that left the match share the last place. A match closed
+    before anyone won it (a late tournament table) is placed by its totals alone.
     """
     staying = [seat for seat in range(len(points)) if not gone[seat]]
     last = len(staying) + 1
+    first_after_winner = 2 if any(won) else 1
     result = []
     for seat, total in enumerate(points):
         if won[seat]:
@@ -58,7 +77,7 @@ def places(points: Sequence[int], won: Sequence[bool], gone: Sequence[bool]) -> 
             result.append(last)
         else:
             ahead = sum(1 for other in staying if not won[other] and points[other] > total)
-            result.append(2 + ahead)
+            result.append(first_after_winner + ahead)
     return result
 
 

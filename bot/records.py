@@ -15,12 +15,17 @@ from bot import charts
 from bot.i18n import discord_time, t
 from bot.ratings import Skill, default_skill, user_entry
 from bot.replies import NothingYet
-from bot.store import FinishedMatch, PastResult, Store
-from games.core import Event
+from bot.store import FinishedMatch, PastResult, Season, Store
+from games.core import Event, GameError
 
 if TYPE_CHECKING:
     from bot.adapter import GameAdapter, LoadedGame, Viewer
 
+# The season choice of /leaderboard and /stats that shows every match.
+ALL_TIME = "all"
+# Discord's limits on an autocomplete's choices: how many, and a choice's name.
+MAX_CHOICES = 25
+MAX_CHOICE_NAME = 100
 SCORE_CHART_FILE = "scores.png"
 RATING_CHART_FILE = "rating.png"
 TREND_MATCHES = 5
@@ -52,6 +57,49 @@ def nothing_yet(games: Iterable[str], language: str, key: str, kind: str | None,
         [", ".join(commands[:-1]), commands[-1]] if kinds[1:] else commands
     )
     return NothingYet(key, start=t(language, "stats.empty.start_any", commands=listed), **params)
+
+
+# ---------------------------------------------------------------------- seasons
+
+
+async def chosen_season(store: Store, guild_id: int, value: object) -> Season | None:
+    """The season a /leaderboard or /stats shows: the one chosen, else the one running; None: all
+    time (and for a server that never ran a season, as before seasons existed). A value that names
+    no season of this server (forged, or another server's) is refused."""
+    if value is None:
+        return await store.seasons.running(guild_id)
+    if value == ALL_TIME:
+        return None
+    text = str(value)
+    season = await store.seasons.season(guild_id, int(text)) if text.isdigit() and len(text) < 20 else None
+    if season is None:
+        raise GameError("season.error.unknown")
+    return season
+
+
+def season_label(language: str, season: Season) -> str:
+    """A season as the choices name it: its name, running or with its dates."""
+    if season.running:
+        return t(language, "season.label_running", name=season.name)
+    return t(language, "season.label_closed", name=season.name)
+
+
+async def season_choices(
+    store: Store, guild_id: int, language: str, typed: str
+) -> list[app_commands.Choice[str]]:
+    """The choices of a ``season`` option: all time, then the server's seasons, newest first, those
+    whose name holds what was typed."""
+    wanted = typed.casefold()
+    choices = [app_commands.Choice(name=t(language, "season.all_time"), value=ALL_TIME)]
+    choices += [
+        app_commands.Choice(name=season_label(language, season)[:MAX_CHOICE_NAME], value=str(season.id))
+        for season in await store.seasons.of_guild(guild_id, MAX_CHOICES)
+    ]
+    return [choice for choice in choices if wanted in choice.name.casefold()][:MAX_CHOICES]
+
+
+def with_season(title: str, season: Season | None) -> str:
+    return title if season is None else f"{title} · {season.name}"
 
 
 # ---------------------------------------------------------------------- the chart on results
@@ -113,10 +161,11 @@ async def score_chart(
 # ---------------------------------------------------------------------- /stats
 
 
-def trend_text(language: str, ratings: Sequence[Skill]) -> str:
-    """How much the rating moved over the last few matches, with an arrow."""
+def trend_text(language: str, ratings: Sequence[Skill], start: Skill | None = None) -> str:
+    """How much the rating moved over the last few matches, with an arrow; from ``start`` (the
+    model's default) when those are all there are."""
     matches = min(TREND_MATCHES, len(ratings))
-    before = ratings[-matches - 1] if len(ratings) > matches else default_skill()
+    before = ratings[-matches - 1] if len(ratings) > matches else start or default_skill()
     change = ratings[-1].conservative - before.conservative
     arrow = "▲" if change > 0 else "▼" if change < 0 else "▶"
     sign = "+" if change >= 0 else "−"
@@ -147,14 +196,23 @@ async def stats_embed(
     user: discord.abc.User,
     kind: str | None,
     lang: str,
+    season: Season | None = None,
 ) -> tuple[discord.Embed, discord.File | None]:
-    record = await store.records.player_record(guild_id, user.id, kind)
+    """A player's results, all time or in ``season``."""
+    season_id = season.id if season else None
+    records = store.records
+    record = await records.player_record(guild_id, user.id, kind, season_id)
     if record is None:
+        if season is not None:
+            raise nothing_yet(
+                adapters, lang, "season.error.no_matches", kind, name=user.display_name, season=season.name
+            )
         raise nothing_yet(adapters, lang, "stats.error.no_matches", kind, name=user.display_name)
-    kinds = [kind] if kind else await store.records.kinds_played(guild_id, user.id)
+    kinds = [kind] if kind else await records.kinds_played(guild_id, user.id, season_id)
     title_game = game_title(lang, kind) if kind else t(lang, "common.all_games")
     embed = discord.Embed(
-        title=t(lang, "stats.title", name=record.name, game=title_game), colour=discord.Colour.blurple()
+        title=with_season(t(lang, "stats.title", name=record.name, game=title_game), season),
+        colour=discord.Colour.blurple(),
     )
     embed.add_field(name=t(lang, "stats.matches"), value=str(record.matches))
     embed.add_field(
@@ -164,8 +222,14 @@ async def stats_embed(
         ),
     )
     embed.add_field(name=t(lang, "stats.best_total"), value=str(record.best_total))
-    histories = [(k, await store.records.rating_history(guild_id, k, user_entry(user.id))) for k in kinds]
+    entry = user_entry(user.id)
+    histories = [(k, await records.rating_history(guild_id, k, entry, season_id)) for k in kinds]
     rated = [(k, ratings) for k, ratings in histories if ratings]
+    # In a season, a rating's trend starts where the season started it.
+    starts = {
+        k: await records.season_start_skill(guild_id, k, entry, season.id) if season else None
+        for k, _ in rated
+    }
     if rated:
         embed.add_field(
             name=t(lang, "stats.rating"),
@@ -176,26 +240,26 @@ async def stats_embed(
                     game=game_title(lang, k),
                     rating=decimal(lang, ratings[-1].conservative),
                     matches=len(ratings),
-                    trend=trend_text(lang, ratings),
+                    trend=trend_text(lang, ratings, starts[k]),
                 )
                 for k, ratings in rated
             ),
             inline=False,
         )
     for k in kinds:
-        feats = await store.records.feat_counts(guild_id, user.id, k)
+        feats = await records.feat_counts(guild_id, user.id, k, season_id)
         adapter = adapters.get(k)
         # Every feat the game counts is shown, made or not yet.
         for feat in dict.fromkeys(adapter.feat_events.values() if adapter else ()):
             embed.add_field(name=t(lang, f"stats.feat.{feat}"), value=str(feats.get(feat, 0)))
         if adapter and adapter.points_per_round:
-            average = await store.records.points_per_round(guild_id, user.id, k)
+            average = await records.points_per_round(guild_id, user.id, k, season_id)
             if average is not None:
                 embed.add_field(
                     name=t(lang, "stats.points_per_round", game=game_title(lang, k)),
                     value=decimal(lang, average),
                 )
-    last = await store.records.last_results(guild_id, user.id, kind, LAST_RESULTS)
+    last = await records.last_results(guild_id, user.id, kind, LAST_RESULTS, season_id)
     embed.add_field(
         name=t(lang, "stats.last_results"), value="\n".join(result_line(lang, r) for r in last), inline=False
     )

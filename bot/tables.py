@@ -24,16 +24,20 @@ from bot.clock import AWAY_WINDOW, Span
 from bot.config import Settings
 from bot.i18n import language_of, t
 from bot.lobby_message import computer_name
-from bot.model import Commit, GameRow, LobbyChange, Publication, SeatRow
+from bot.model import ABORTED, FINISHED, Commit, GameRow, LobbyChange, Publication, SeatRow
 from bot.planning import EXPIRE, Pace
-from bot.publisher import Messenger, Pictures, Publisher
+from bot.publisher import GameChannel, Messenger, Pictures, Publisher
 from bot.referee import Context, Due, Order
 from bot.store import Snapshot, StaleVersion, Store, TimerRow
+from bot.store.games import Tie
 from bot.timekeeping import away_allowance
 from bot.traffic import Traffic
 from games.core import Event, GameError
 
 log = logging.getLogger(__name__)
+
+# A game's statuses once it ended: the change that sets one is its last.
+ENDED = (FINISHED, ABORTED)
 
 
 class Timers(Protocol):
@@ -122,10 +126,13 @@ class TableService:
         )
         self._store: Store | None = None
         self._timers: Timers | None = None
+        self._game_ended: Callable[[int], None] | None = None
 
-    def open(self, store: Store, timers: Timers) -> None:
-        """The store to play from, and the timers to wake when a change writes new ones."""
-        self._store, self._timers = store, timers
+    def open(self, store: Store, timers: Timers, game_ended: Callable[[int], None] | None = None) -> None:
+        """The store to play from, the timers to wake when a change writes new ones, and who is
+        told the id of each game whose end (finished or aborted) was just saved: a tournament's
+        table goes on (it must not wait: it is told under the game's lock)."""
+        self._store, self._timers, self._game_ended = store, timers, game_ended
         self.publisher.open(store)
 
     def close(self) -> None:
@@ -277,6 +284,8 @@ class TableService:
             else:
                 await self.store.games.commit_lobby(row, change.change, now)
             row = change.after.row
+            if row.status in ENDED and self._game_ended is not None:
+                self._game_ended(row.id)
         if self._timers is not None:
             due = [
                 at for change in made if isinstance(change.change, Commit) for *_, at in change.change.timers
@@ -300,6 +309,12 @@ class TableService:
             await self._answered(asker, Outcome(lobby, [], pictures.get((0, None))), pictures, opened)
         return game_id
 
+    async def open_table(self, row: GameRow, seats: Sequence[SeatRow], tie: Tie) -> int:
+        """A game to be dealt at once by its host (a tournament's table): ``row`` with its seats
+        (computers alone may play it), announcing nothing until its deal, and another concern's
+        row tied to it (``tie``), in one transaction; its id."""
+        return await self.store.games.create_lobby(row, seats, None, self.now(), tie)
+
     # ------------------------------------------------------------------ timers
 
     async def fire(self, timer: TimerRow) -> None:
@@ -322,6 +337,10 @@ class TableService:
     async def render(draw: Callable[..., Rendered], *args: Any) -> Rendered:
         """A panel's picture, drawn off the event loop."""
         return await Publisher.render(draw, *args)
+
+    async def channel(self, channel_id: int) -> GameChannel | None:
+        """A channel games are played in (a tournament's, a table's thread); None out of reach."""
+        return await self.publisher.channel(channel_id)
 
     async def forget_dm_closed(self, user_id: int) -> None:
         """The player looks at their hand, or joins a game: their DMs are tried again."""

@@ -82,6 +82,9 @@ SLOW_WORK = (
     ("games.rummikub.engine", "lay_out"),
     ("games.rummikub.engine", "lay_out_initial_meld"),
     ("games.rummikub.robot", "best_play"),
+    ("bot.pairing", "swiss_round"),  # a round's pairing (the Dutch system's search, at two seats)
+    ("bot.pairing", "round_robin"),
+    ("bot.tournament_views", "standings_embeds"),  # a tournament's standings worked out
 )
 
 

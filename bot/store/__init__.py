@@ -15,6 +15,7 @@ from bot.store.rows import (
     Standing,
 )
 from bot.store.schema import MIGRATIONS
+from bot.store.seasons import Season
 from bot.store.store import Store
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "Pending",
     "PlayerRecord",
     "RatedStanding",
+    "Season",
     "SeatRow",
     "Shards",
     "Snapshot",

@@ -26,6 +26,7 @@ SERVER_COLUMNS = (
     "computer_pause",
     "clock_increment",
     "away_days",
+    "tournament_role_id",
 )
 # What a player's running games kept of their servers' settings, read from /turns' index.
 RUNNING_GAMES_SETTINGS = "SELECT games.server_settings FROM seats JOIN games ON games.id = seats.game_id"
@@ -48,6 +49,7 @@ class ServerChoices:
     # With turn_timeout, the clock of new games, as a game keeps it (``bot.clock.Clock``).
     clock_increment: int | None = None
     away_days: int | None = None
+    tournament_role_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ class CommunityStore:
             computer_pause=row["computer_pause"],
             clock_increment=row["clock_increment"],
             away_days=row["away_days"],
+            tournament_role_id=row["tournament_role_id"],
         )
 
     async def set_server(self, guild_id: int, name: str, value: Any) -> None:

@@ -8,6 +8,9 @@ from typing import Any
 from bot.store.backend import Backend
 from bot.store.rows import Shards
 
+# Both databases' integers are 64-bit signed: a larger id names no row.
+MAX_ID = 2**63 - 1
+
 
 class Concern:
     """One concern's queries (games, the outbox, timers, records) over the backend they all share,

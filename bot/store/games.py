@@ -5,18 +5,17 @@ outbox, the timers and the records, in one transaction; the action log."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
 from bot.model import LOBBY, RUNNING, Commit, GameRow, LobbyChange, Publication, SeatRow
 from bot.store.backend import Executor, Statement, WrongRowCount
 from bot.store.community import CommunityStore
-from bot.store.concern import Concern
+from bot.store.concern import MAX_ID, Concern
 from bot.store.outbox import Outbox
 from bot.store.records import Records
 from bot.store.rows import (
-    MAX_ID,
     SEAT_CHANGE,
     SEAT_CHANGE_PARAMETERS,
     ChannelBusy,
@@ -29,6 +28,10 @@ from bot.store.rows import (
     seat_parameters,
 )
 from bot.store.timers import TIMERS_QUERY, TimerStore
+
+# A statement of another concern written with a new game, in its transaction, given the game's id
+# (a tournament's table tied to the game played at it).
+Tie = Callable[[int], Statement]
 
 # What a change reads of its game (see ``Games.snapshot``).
 GAME_QUERY = "SELECT * FROM games WHERE id = ?"
@@ -113,10 +116,16 @@ class Games(Concern):
         )
 
     async def create_lobby(
-        self, row: GameRow, seats: Sequence[SeatRow], publication: Publication, now: float
+        self,
+        row: GameRow,
+        seats: Sequence[SeatRow],
+        publication: Publication | None,
+        now: float,
+        tie: Tie | None = None,
     ) -> int:
         """A new lobby as ``row`` says (its id the database's), with its ``seats`` (the host's
-        first) and what it announces (the lobby message), in one transaction; its id.
+        first), what it announces (the lobby message; None: nothing until it is dealt) and the
+        ``tie`` of another concern's row to it, in one transaction; its id.
 
         Raises ChannelBusy when the channel already has an open game, however close two
         starts come: the check and the insert share one write transaction, and the index of
@@ -149,7 +158,12 @@ class Games(Concern):
                     ),
                 )
                 game_id: int = created["id"]
-                await db.run(self._seating(game_id, seats, publication, version=0))
+                await db.run(
+                    [
+                        *self._seating(game_id, seats, publication, version=0),
+                        *([tie(game_id)] if tie is not None else []),
+                    ]
+                )
         except self._db.unique_violation:
             busy = await self.open_game_in(channel_id)
             if busy is None:
@@ -284,16 +298,16 @@ class Games(Concern):
 
     @staticmethod
     def _seating(
-        game_id: int, seats: Sequence[SeatRow], publication: Publication, version: int
+        game_id: int, seats: Sequence[SeatRow], publication: Publication | None, version: int
     ) -> list[Statement]:
-        """A lobby's seats written as they are, with the lobby's announcement."""
-        return [
-            Statement(
-                "INSERT INTO seats (game_id, seat, user_id, name, locale, robot) VALUES (?, ?, ?, ?, ?, ?)",
-                rows=[(game_id, s.seat, s.user_id, s.name, s.locale, s.robot) for s in seats],
-            ),
-            Outbox.publication_statement(game_id, version, publication.to_json()),
-        ]
+        """A lobby's seats written as they are, with the lobby's announcement, if any."""
+        seating = Statement(
+            "INSERT INTO seats (game_id, seat, user_id, name, locale, robot) VALUES (?, ?, ?, ?, ?, ?)",
+            rows=[(game_id, s.seat, s.user_id, s.name, s.locale, s.robot) for s in seats],
+        )
+        if publication is None:
+            return [seating]
+        return [seating, Outbox.publication_statement(game_id, version, publication.to_json())]
 
     async def set_results_message(self, game_id: int, message_id: int | None) -> None:
         await self._write("UPDATE games SET results_message_id = ? WHERE id = ?", (message_id, game_id))

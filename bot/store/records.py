@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.ratings import Skill, places, rate
-from bot.store.backend import Executor, Statement
+from bot.ratings import Skill, places, rate, season_start
+from bot.store.backend import Executor, Row, Statement
 from bot.store.concern import Concern
 from bot.store.rows import (
     FinishedMatch,
@@ -16,15 +16,43 @@ from bot.store.rows import (
     Standing,
 )
 
-# Each entry's latest rating on one board (server and game), and how many matches rated it.
-LATEST_RATINGS = """
+# The running season of a game's server, opened no later than the game: the season its result
+# counts in (NULL: none, all time only). Read in the transaction that writes the result, so a
+# season closed before it commits takes no more results (see bot/store/seasons.py).
+SEASON_OF_GAME = (
+    "(SELECT seasons.id FROM seasons WHERE seasons.guild_id = games.guild_id"
+    " AND seasons.ended_at IS NULL AND seasons.started_at <= games.created_at)"
+)
+
+
+def latest_ratings(board: str) -> str:
+    """Each entry's latest rating on one board, and how many matches rated it: ``board`` is
+    ``ALL_TIME`` (parameters: server, game) or ``IN_SEASON`` (season, game), with any condition
+    added."""
+    return f"""
     WITH board AS (
         SELECT entry, mu, sigma, COUNT(*) OVER by_entry AS matches,
             ROW_NUMBER() OVER (by_entry ORDER BY finished_at DESC, game_id DESC) AS recency
-        FROM ratings WHERE guild_id = ? AND kind = ?
+        FROM {board}
         WINDOW by_entry AS (PARTITION BY entry)
     )
 """
+
+
+ALL_TIME = "ratings WHERE guild_id = ? AND kind = ?"
+IN_SEASON = "season_ratings WHERE season_id = ? AND kind = ?"
+
+
+def in_season(season_id: int | None) -> tuple[str, list[int]]:
+    """SQL true for the results of the season (every result for None: all time), and its parameters."""
+    if season_id is None:
+        return "1 = 1", []
+    return "results.season_id = ?", [season_id]
+
+
+def board_of(guild_id: int, season_id: int | None) -> tuple[str, int]:
+    """The ratings of a server all time, or of one of its seasons: the board and its first parameter."""
+    return (ALL_TIME, guild_id) if season_id is None else (IN_SEASON, season_id)
 
 
 class Records(Concern):
@@ -65,11 +93,13 @@ class Records(Concern):
         A computer's seat is rated as its level ('robot:hard'), with no user id; so is the
         computer that finished for a person who left, who is rated last with the total they
         had. A person a stand-in played for while they were away keeps the seat's result, unrated.
-        A match that is not ``rated`` has every result unrated.
+        A match that is not ``rated`` has every result unrated. Each result counts in the season
+        its game was opened in, if that season still runs (``SEASON_OF_GAME``).
         """
         columns = (
-            "INSERT INTO results (game_id, seat, guild_id, kind, entry, user_id, name, points, won, gone,"
-            " rated, finished_at) SELECT game_id, seat, games.guild_id, games.kind,"
+            "INSERT INTO results (game_id, seat, guild_id, kind, season_id, entry, user_id, name, points,"
+            " won, gone, rated, finished_at) SELECT game_id, seat, games.guild_id, games.kind,"
+            f" {SEASON_OF_GAME},"
         )
         replaced = "gone = 1 AND stand_in IS NOT NULL"
         return [
@@ -105,15 +135,52 @@ class Records(Concern):
 
     @staticmethod
     async def _rate_match(db: Executor, game_id: int) -> None:
-        """Rate a finished match from its results, after every match of its board finished before it."""
+        """Rate a finished match from its results, after every match of its board finished before
+        it: all time, and in its season if it counts in one."""
         seats = await db.fetch(
-            "SELECT entry, points, won, gone, rated, guild_id, kind, finished_at FROM results"
+            "SELECT entry, points, won, gone, rated, guild_id, kind, season_id, finished_at FROM results"
             " WHERE game_id = ? ORDER BY seat, gone",
             (game_id,),
         )
-        board = (seats[0]["guild_id"], seats[0]["kind"])
-        rows = await db.fetch(LATEST_RATINGS + " SELECT entry, mu, sigma FROM board WHERE recency = 1", board)
-        prior = {row["entry"]: Skill(row["mu"], row["sigma"]) for row in rows}
+        first = seats[0]
+        guild_id, kind = first["guild_id"], first["kind"]
+        prior = await Records._latest(db, ALL_TIME, (guild_id, kind))
+        await Records._rate_on(
+            db, game_id, "ratings (game_id, entry, guild_id, kind", (guild_id, kind), seats, prior
+        )
+        season_id = first["season_id"]
+        if season_id is None:
+            return
+        # A player's first match of the season starts from their all-time rating as they come to it.
+        in_season = await Records._latest(db, IN_SEASON, (season_id, kind))
+        season_prior = {seat["entry"]: season_start(prior.get(seat["entry"])) for seat in seats} | in_season
+        await Records._rate_on(
+            db,
+            game_id,
+            "season_ratings (game_id, entry, season_id, guild_id, kind",
+            (season_id, guild_id, kind),
+            seats,
+            season_prior,
+        )
+
+    @staticmethod
+    async def _latest(db: Executor, board: str, parameters: Sequence[object]) -> dict[str, Skill]:
+        rows = await db.fetch(
+            latest_ratings(board) + " SELECT entry, mu, sigma FROM board WHERE recency = 1", parameters
+        )
+        return {row["entry"]: Skill(row["mu"], row["sigma"]) for row in rows}
+
+    @staticmethod
+    async def _rate_on(
+        db: Executor,
+        game_id: int,
+        into: str,
+        key: Sequence[object],
+        seats: Sequence[Row],
+        prior: dict[str, Skill],
+    ) -> None:
+        """The match's ratings from ``prior``, written ``into`` a board's table (its columns up to
+        the key's, whose values are ``key``)."""
         order = places(
             [seat["points"] for seat in seats],
             [bool(seat["won"]) for seat in seats],
@@ -122,11 +189,11 @@ class Records(Concern):
         rated = rate([(seat["entry"], place) for seat, place in zip(seats, order, strict=True)], prior)
         # Everyone's place counts for the others; an unrated entry's own rating stays as it was.
         unrated = {seat["entry"] for seat in seats if not seat["rated"]}
+        values = ", ".join("?" for _ in range(len(key) + 5))
         await db.executemany(
-            "INSERT INTO ratings (game_id, entry, guild_id, kind, mu, sigma, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO {into}, mu, sigma, finished_at) VALUES ({values})",
             [
-                (game_id, entry, *board, skill.mu, skill.sigma, seats[0]["finished_at"])
+                (game_id, entry, *key, skill.mu, skill.sigma, seats[0]["finished_at"])
                 for entry, skill in rated.items()
                 if entry not in unrated
             ],
@@ -136,7 +203,7 @@ class Records(Concern):
         """Rate the matches that have results but no ratings (those finished before ratings existed).
 
         Ratings depend on the order of matches, so each board concerned is rated again from
-        its first match, in the order they finished.
+        its first match, in the order they finished (its seasons' ratings too).
         """
         boards = await self._db.fetch(
             "SELECT DISTINCT guild_id, kind FROM results"
@@ -146,6 +213,7 @@ class Records(Concern):
             key = (board["guild_id"], board["kind"])
             async with self._db.transaction() as db:
                 await db.execute("DELETE FROM ratings WHERE guild_id = ? AND kind = ?", key)
+                await db.execute("DELETE FROM season_ratings WHERE guild_id = ? AND kind = ?", key)
                 rows = await db.fetch(
                     "SELECT game_id FROM results WHERE guild_id = ? AND kind = ?"
                     " GROUP BY game_id ORDER BY MIN(finished_at), game_id",
@@ -154,81 +222,118 @@ class Records(Concern):
                 for game_id in (row["game_id"] for row in rows):
                     await self._rate_match(db, game_id)
 
-    async def rating_board(self, guild_id: int, kind: str, limit: int = 10) -> list[RatedStanding]:
-        """People by conservative rating (mu - 3 sigma); computer players are left out."""
+    async def rating_board(
+        self, guild_id: int, kind: str, limit: int = 10, season_id: int | None = None
+    ) -> list[RatedStanding]:
+        """People by conservative rating (mu - 3 sigma), all time or in a season; computer players
+        are left out."""
+        board, owner = board_of(guild_id, season_id)
         rows = await self._db.fetch(
-            LATEST_RATINGS + " SELECT CAST(SUBSTR(entry, 6) AS BIGINT) AS user_id, mu, sigma, matches,"
+            latest_ratings(board) + " SELECT CAST(SUBSTR(entry, 6) AS BIGINT) AS user_id, mu, sigma, matches,"
             " (SELECT name FROM results WHERE results.entry = board.entry AND results.guild_id = ?"
             " ORDER BY finished_at DESC LIMIT 1) AS name"
             " FROM board WHERE recency = 1 AND entry LIKE 'user:%'"
             " ORDER BY mu - 3 * sigma DESC, matches DESC LIMIT ?",
-            (guild_id, kind, guild_id, limit),
+            (owner, kind, guild_id, limit),
         )
         return [
             RatedStanding(row["user_id"], row["name"], Skill(row["mu"], row["sigma"]), row["matches"])
             for row in rows
         ]
 
-    async def rating_history(self, guild_id: int, kind: str, entry: str) -> list[Skill]:
-        """The entry's rating after each of its matches on the board, oldest first."""
+    async def rating_history(
+        self, guild_id: int, kind: str, entry: str, season_id: int | None = None
+    ) -> list[Skill]:
+        """The entry's rating after each of its matches on the board (all time, or a season's),
+        oldest first."""
+        board, owner = board_of(guild_id, season_id)
         rows = await self._db.fetch(
-            "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND kind = ? AND entry = ?"
-            " ORDER BY finished_at, game_id",
-            (guild_id, kind, entry),
+            f"SELECT mu, sigma FROM {board} AND entry = ? ORDER BY finished_at, game_id", (owner, kind, entry)
         )
         return [Skill(row["mu"], row["sigma"]) for row in rows]
 
-    async def player_record(self, guild_id: int, user_id: int, kind: str | None) -> PlayerRecord | None:
+    async def season_start_skill(self, guild_id: int, kind: str, entry: str, season_id: int) -> Skill:
+        """Where the entry's rating started in the season: their all-time rating before their first
+        match of it, widened (``bot.ratings.season_start``)."""
+        first = await self._db.fetch(
+            f"SELECT game_id, finished_at FROM {IN_SEASON} AND entry = ?"
+            " ORDER BY finished_at, game_id LIMIT 1",
+            (season_id, kind, entry),
+        )
+        if not first:
+            return season_start(None)
+        rows = await self._db.fetch(
+            f"SELECT mu, sigma FROM {ALL_TIME} AND entry = ?"
+            " AND (finished_at < ? OR (finished_at = ? AND game_id < ?))"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+            (guild_id, kind, entry, first[0]["finished_at"], first[0]["finished_at"], first[0]["game_id"]),
+        )
+        return season_start(Skill(rows[0]["mu"], rows[0]["sigma"]) if rows else None)
+
+    async def player_record(
+        self, guild_id: int, user_id: int, kind: str | None, season_id: int | None = None
+    ) -> PlayerRecord | None:
+        season, parameters = in_season(season_id)
         rows = await self._db.fetch(
             "SELECT (SELECT name FROM results AS latest WHERE latest.guild_id = ? AND latest.user_id = ?"
             " ORDER BY finished_at DESC LIMIT 1) AS name,"
             " COUNT(*) AS matches, SUM(won) AS wins, MAX(points) AS best_total"
-            " FROM results WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind)",
-            (guild_id, user_id, guild_id, user_id, kind),
+            f" FROM results WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind) AND {season}",
+            (guild_id, user_id, guild_id, user_id, kind, *parameters),
         )
         row = rows[0]
         if not row["matches"]:
             return None
         return PlayerRecord(row["name"], row["matches"], row["wins"], row["best_total"])
 
-    async def kinds_played(self, guild_id: int, user_id: int) -> list[str]:
+    async def kinds_played(self, guild_id: int, user_id: int, season_id: int | None = None) -> list[str]:
+        season, parameters = in_season(season_id)
         rows = await self._db.fetch(
-            "SELECT DISTINCT kind FROM results WHERE guild_id = ? AND user_id = ? ORDER BY kind",
-            (guild_id, user_id),
+            f"SELECT DISTINCT kind FROM results WHERE guild_id = ? AND user_id = ? AND {season}"
+            " ORDER BY kind",
+            (guild_id, user_id, *parameters),
         )
         return [row["kind"] for row in rows]
 
     async def last_results(
-        self, guild_id: int, user_id: int, kind: str | None, limit: int = 5
+        self, guild_id: int, user_id: int, kind: str | None, limit: int = 5, season_id: int | None = None
     ) -> list[PastResult]:
+        season, parameters = in_season(season_id)
         rows = await self._db.fetch(
             "SELECT game_id, kind, points, won, finished_at FROM results"
-            " WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind)"
+            f" WHERE guild_id = ? AND user_id = ? AND kind = COALESCE(?, kind) AND {season}"
             " ORDER BY finished_at DESC, game_id DESC LIMIT ?",
-            (guild_id, user_id, kind, limit),
+            (guild_id, user_id, kind, *parameters, limit),
         )
         return [
             PastResult(row["game_id"], row["kind"], row["points"], bool(row["won"]), row["finished_at"])
             for row in rows
         ]
 
-    async def feat_counts(self, guild_id: int, user_id: int, kind: str) -> dict[str, int]:
+    async def feat_counts(
+        self, guild_id: int, user_id: int, kind: str, season_id: int | None = None
+    ) -> dict[str, int]:
         """How often the player made each feat in their finished matches of ``kind``."""
+        season, parameters = in_season(season_id)
         rows = await self._db.fetch(
             "SELECT feat, SUM(count) AS total FROM feats JOIN results USING (game_id, seat)"
-            " WHERE results.guild_id = ? AND results.user_id = ? AND results.kind = ? GROUP BY feat",
-            (guild_id, user_id, kind),
+            " WHERE results.guild_id = ? AND results.user_id = ? AND results.kind = ?"
+            f" AND {season} GROUP BY feat",
+            (guild_id, user_id, kind, *parameters),
         )
         return {row["feat"]: row["total"] for row in rows}
 
-    async def points_per_round(self, guild_id: int, user_id: int, kind: str) -> float | None:
+    async def points_per_round(
+        self, guild_id: int, user_id: int, kind: str, season_id: int | None = None
+    ) -> float | None:
         """Match points over rounds played, for the matches whose rounds were kept."""
+        season, parameters = in_season(season_id)
         rows = await self._db.fetch(
             "SELECT SUM(points) AS points, SUM(rounds) AS rounds FROM ("
             " SELECT results.points, (SELECT COUNT(DISTINCT number) FROM round_totals"
             " WHERE round_totals.game_id = results.game_id) AS rounds FROM results"
-            " WHERE guild_id = ? AND user_id = ? AND kind = ?) AS played WHERE rounds > 0",
-            (guild_id, user_id, kind),
+            f" WHERE guild_id = ? AND user_id = ? AND kind = ? AND {season}) AS played WHERE rounds > 0",
+            (guild_id, user_id, kind, *parameters),
         )
         row = rows[0]
         # float(): PostgreSQL sums a count as a Decimal.
@@ -264,14 +369,18 @@ class Records(Concern):
             match.seats.append(MatchSeat(row["name"], row["points"], bool(row["won"]), bool(row["gone"])))
         return list(matches.values())
 
-    async def leaderboard(self, guild_id: int, kind: str | None, limit: int = 10) -> list[Standing]:
+    async def leaderboard(
+        self, guild_id: int, kind: str | None, limit: int = 10, season_id: int | None = None
+    ) -> list[Standing]:
+        """People by wins, all time or in a season."""
+        season, parameters = in_season(season_id)
         rows = await self._db.fetch(
             "SELECT user_id, (SELECT name FROM results AS latest WHERE latest.user_id = results.user_id"
             " AND latest.guild_id = ? ORDER BY finished_at DESC LIMIT 1) AS name,"
             " COUNT(*) AS games, SUM(won) AS wins, SUM(points) AS points"
             " FROM results WHERE guild_id = ? AND kind = COALESCE(?, kind) AND user_id IS NOT NULL"
-            " GROUP BY user_id ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
-            (guild_id, guild_id, kind, limit),
+            f" AND {season} GROUP BY user_id ORDER BY wins DESC, points DESC, games ASC LIMIT ?",
+            (guild_id, guild_id, kind, *parameters, limit),
         )
         return [
             Standing(row["user_id"], row["name"], row["games"], row["wins"], row["points"]) for row in rows

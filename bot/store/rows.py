@@ -14,9 +14,6 @@ from bot.model import GameRow, SeatChange, SeatRow, TimerRow
 from bot.ratings import Skill
 from bot.store.backend import Row
 
-# Both databases' integers are 64-bit signed: a larger id names no row.
-MAX_ID = 2**63 - 1
-
 # Each seat column a change may write, and how, from ``seat_parameters`` (each ``{name}``
 # one of them; a NULL, or a 0, leaves the column as it was). The one place a seat's change is
 # written to the database: ``SEAT_CHANGE`` and its parameters' order are derived from it.

@@ -274,6 +274,105 @@ MIGRATIONS: tuple[str, ...] = (
         claimed_at DOUBLE PRECISION
     );
     """,
+    # Seasons and tournaments: a server's league (bot/store/seasons.py, bot/store/tournaments.py).
+    """
+    -- A season: a server's standings from its start to its end (NULL while it runs; one runs at a
+    -- time). A match belongs to the season running when its game was opened, if it finishes
+    -- before that season ends: a closed season's standings never change.
+    CREATE TABLE seasons (
+        id {auto_id},
+        guild_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        ended_at DOUBLE PRECISION
+    );
+    CREATE UNIQUE INDEX one_running_season ON seasons (guild_id) WHERE ended_at IS NULL;
+    CREATE INDEX seasons_by_guild ON seasons (guild_id, started_at);
+
+    -- The season a result counts in (NULL: none, only all time), written with the result.
+    ALTER TABLE results ADD COLUMN season_id BIGINT;
+    CREATE INDEX results_by_season ON results (season_id, kind);
+
+    -- Ratings within a season, beside the all-time ones (ratings): each player starts the season
+    -- from their all-time rating with its uncertainty widened (bot.ratings.season_start).
+    CREATE TABLE season_ratings (
+        game_id BIGINT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        entry TEXT NOT NULL,
+        season_id BIGINT NOT NULL REFERENCES seasons (id) ON DELETE CASCADE,
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, entry)
+    );
+    CREATE INDEX season_ratings_by_board ON season_ratings (season_id, kind, entry, finished_at);
+
+    -- A tournament: sign-up, then rounds of tables, each an ordinary game in a thread of its
+    -- channel. ``round`` is the round under way (0: sign-up); ``schedule`` a round robin's every
+    -- round, fixed when it begins (JSON, see bot/pairing.py).
+    CREATE TABLE tournaments (
+        id {auto_id},
+        guild_id BIGINT NOT NULL,
+        channel_id BIGINT NOT NULL,
+        organiser_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        format TEXT NOT NULL CHECK (format IN ('swiss', 'round_robin')),
+        seats INTEGER NOT NULL,
+        rounds INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        turn_timeout INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        server_settings TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        round INTEGER NOT NULL DEFAULT 0,
+        schedule TEXT,
+        message_id BIGINT,
+        standings_message_id BIGINT,
+        created_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX tournaments_by_channel ON tournaments (channel_id, status);
+    CREATE INDEX tournaments_by_status ON tournaments (status);
+
+    -- Its entrants, numbered in entry order; a computer's user id is negative, its level in robot.
+    -- joined_round: the round they joined in (0: at sign-up, paired from the next round on);
+    -- dropped_round: the round in which they dropped out (not paired after it).
+    CREATE TABLE tournament_entrants (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        entrant INTEGER NOT NULL,
+        user_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        robot TEXT,
+        joined_round INTEGER NOT NULL,
+        dropped_round INTEGER,
+        PRIMARY KEY (tournament_id, entrant),
+        UNIQUE (tournament_id, user_id)
+    );
+
+    -- A round's tables, written all at once when the round is paired; then, table by table, each
+    -- step of its start before the next (the message its thread is made from, the thread, the
+    -- game), so that a restart resumes a round rather than repeat it; and once it is over, each
+    -- seat's place, total and stand-in mark (JSON lists by seat). A bye is a table of one.
+    CREATE TABLE tournament_tables (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        entrants TEXT NOT NULL,
+        starter_message_id BIGINT,
+        thread_id BIGINT,
+        game_id BIGINT UNIQUE REFERENCES games (id),
+        places TEXT,
+        totals TEXT,
+        stood_in TEXT,
+        closed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round, number)
+    );
+
+    -- Who may create tournaments besides members with Manage Server.
+    ALTER TABLE guild_settings ADD COLUMN tournament_role_id BIGINT;
+    """,
     # A game across days: time banks, quiet hours, away days, /turns (see bot/clock.py).
     """
     -- A game's clock: turn_timeout is the time per move, or with an increment the bank's start
@@ -281,8 +380,8 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN clock_increment INTEGER;
     ALTER TABLE games ADD COLUMN started_at DOUBLE PRECISION;
 
-    -- Seconds left in the seat's bank when its decision began (NULL: the whole bank; written with
-    -- each move of a game on a bank).
+    -- The time the seat's clock had when it last started: what its bank held, or what an away span
+    -- left of a decision's time (NULL: the clock's full time).
     ALTER TABLE seats ADD COLUMN bank_left DOUBLE PRECISION;
     -- 1 while the seat's game runs (set as it starts, cleared as it ends): what /turns' index holds.
     ALTER TABLE seats ADD COLUMN in_play INTEGER NOT NULL DEFAULT 0;
@@ -299,8 +398,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE player_preferences ADD COLUMN away_from DOUBLE PRECISION;
     ALTER TABLE player_preferences ADD COLUMN away_until DOUBLE PRECISION;
 
-    -- Each time a player was or is away (/away, or an away day used when their time ran out):
-    -- their clocks stop meanwhile; the spans of the last 30 days count against their away days.
+    -- Each time a player was or is away: /away, their clocks stopped in every game meanwhile; or
+    -- (automatic) an away day used for one game as their time ran out there. The spans of the last
+    -- 30 days count against their away days.
     CREATE TABLE away_spans (
         user_id BIGINT NOT NULL,
         starts_at DOUBLE PRECISION NOT NULL,
@@ -309,7 +409,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, starts_at)
     );
 
-    -- /turns: a player's seats in running games, each joined to its game, timer and action by key.
+    -- /turns: a player's seats in running games, each joined to its game and timer by key.
     CREATE INDEX seats_in_play ON seats (user_id, game_id) WHERE in_play = 1 AND gone = 0;
     """,
     # A game across days, second part: deadlines from each seat's clock, pings held through quiet

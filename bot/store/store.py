@@ -18,8 +18,10 @@ from bot.store.outbox import Outbox
 from bot.store.records import Records
 from bot.store.rows import ALL_SHARDS, Shards
 from bot.store.schema import MIGRATIONS
+from bot.store.seasons import Seasons
 from bot.store.sqlite import SQLiteBackend
 from bot.store.timers import TimerStore
+from bot.store.tournaments import Tournaments
 from bot.store.turns import Turns
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -36,9 +38,9 @@ async def open_backend(database: str) -> Backend:
 
 
 class Store:
-    """The database, by concern: ``games``, ``outbox``, ``timers``, ``records``, ``community``,
-    ``heartbeats``, ``command_syncs``, ``turns`` (a player's games across servers), each over the
-    same backend."""
+    """The database, by concern: ``games``, ``outbox``, ``timers``, ``records``, ``seasons``,
+    ``tournaments``, ``community``, ``heartbeats``, ``command_syncs``, ``turns`` (a player's games
+    across servers), each over the same backend."""
 
     def __init__(self, backend: Backend, shards: Shards = ALL_SHARDS) -> None:
         self._db = backend
@@ -46,6 +48,8 @@ class Store:
         self.outbox = Outbox(backend, shards)
         self.timers = TimerStore(backend, shards)
         self.records = Records(backend, shards)
+        self.seasons = Seasons(backend, shards)
+        self.tournaments = Tournaments(backend, shards)
         self.community = CommunityStore(backend)
         self.heartbeats = Heartbeats(backend)
         self.command_syncs = CommandSyncs(backend)

@@ -7,8 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.store.concern import Concern
-from bot.store.rows import MAX_ID
+from bot.store.concern import MAX_ID, Concern
 
 # Most games /turns reads for one player: more than anyone plays at once, and within what its
 # answer can show and step through.

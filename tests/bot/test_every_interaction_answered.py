@@ -5,9 +5,10 @@ handler: Discord never tells anyone "The application did not respond" (issue 37)
 Each command the bot registers is sent with its required options filled in (``/turns``, ``/away``
 and the preferences of time among them); each move a game's buttons and menus can name (the shared
 ones, its own flows, the lobby's) is clicked on the game's message, as a button and as a select,
-and so are ``/turns``' buttons. The bot's last resort (``replies.make_sure_answered``)
-answers whatever a handler left unanswered, and says so in the log: that warning fails the test,
-for it would be a handler's oversight."""
+and so are ``/turns``' buttons. So is every /season and /tournament command, and every button and
+menu of a tournament's sign-up message, in every state a tournament can be in. The bot's last
+resort (``replies.make_sure_answered``) answers whatever a handler left unanswered, and says so in
+the log: that warning fails the test, for it would be a handler's oversight."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from tests.bot.forging import forge_click
 from tests.bot.seriebum_driver import SerieBumDriver
 from tests.bot.test_rumbugz_play import RumBugzDriver
 from tests.bot.test_rummikub_play import RummikubDriver
+from tests.bot.test_tournaments import Tournament
 
 DRIVERS: dict[str, type[TableDriver[Any]]] = {
     "bue": BueDriver,
@@ -73,7 +75,7 @@ def options_for(leaf: dict[str, Any], member: Any, channel: Any) -> dict[str, An
         elif kind == CHANNEL:
             filled[option["name"]] = channel
         elif kind in (INTEGER, NUMBER):
-            filled[option["name"]] = 1
+            filled[option["name"]] = max(option.get("min_value", 1), 1)
         elif kind == BOOLEAN:
             filled[option["name"]] = True
         else:
@@ -142,6 +144,82 @@ async def test_every_command_and_click_is_answered(simcord_env, database, caplog
                     result = await forge_click(simcord_env, member, driver.channel, message, custom_id)
                     if not result.acknowledged:
                         unanswered.append(f"{custom_id} by {member.name}")
+    assert not unanswered, unanswered
+    left = [record.getMessage() for record in caplog.records if "left unanswered" in record.getMessage()]
+    assert not left, left
+
+
+# A tournament's states, and its moves: the sign-up message's buttons and the organiser's menus.
+TOURNAMENT_STATES = ("none", "signup", "running", "finished", "cancelled")
+TOURNAMENT_MOVES = ("join", "leave", "computers", "nosuchmove", "begin")
+TOURNAMENT_MENUS = (("add", "hard"), ("remove", "1"), ("nosuchmenu", "1"))
+# Commands that change the state of the tournament or the season: sent last.
+LAST_COMMANDS = ("season start", "season end", "tournament drop", "tournament close", "tournament cancel")
+
+
+async def tournament_into(tour: Tournament, state: str) -> None:
+    """The channel's tournament brought to ``state``: a Bué tournament at two seats, one round,
+    of a person (an entrant who plays) and computers."""
+    if state == "none":
+        return
+    (entrant,) = tour.members
+    # An hour's clock: the person's table plays on after their time runs out twice (on a day's
+    # clock, away days would be used first, a day each).
+    await tour.create("bue", 2, rounds=1, clock="1h", options="target=10")
+    await entrant.click(tour.signup(), label="Join")
+    await tour.add_computers(2)
+    if state == "signup":
+        return
+    await tour.organiser.click(tour.signup(), label="Begin")
+    if state == "finished":
+        await tour.play_out()
+    elif state == "cancelled":
+        await tour.organiser.slash(tour.channel, "tournament cancel")
+    assert tour.value("status") == state
+
+
+def league_commands(env: Any, member: Any, channel: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every /season and /tournament command ``member`` sees in ``channel``, those that change
+    the tournament or the season last."""
+    found = [
+        (" ".join(path), options_for(leaf, member, channel))
+        for command in env.backend.visible_commands(user_id=member.id, channel_id=channel.id)
+        for path, leaf in command_leaves(command)
+        if path[0] in ("season", "tournament")
+    ]
+    return sorted(found, key=lambda found: found[0] in LAST_COMMANDS)
+
+
+@pytest.mark.parametrize("state", TOURNAMENT_STATES)
+async def test_every_season_and_tournament_command_and_click_is_answered(
+    simcord_env, database, caplog, state
+):
+    """Every /season and /tournament command, in the channel and in a table's thread, and every
+    button and menu of a sign-up message, by a stranger, an entrant and the organiser."""
+    tour = Tournament(simcord_env, database, players=1)
+    stranger = tour.guild.add_member(simcord_env.create_user("stranger"))
+    await tournament_into(tour, state)
+    message = tour.signup() if tour.id else tour.channel.last_message
+    if message is None:
+        message = await stranger.send(tour.channel, "a message to click on")
+    tournament_id = tour.id or 999
+    where = [tour.channel, *tour.channel.threads[:1]]
+    unanswered = []
+    with caplog.at_level(logging.WARNING):
+        for member in (stranger, *tour.members, tour.organiser):
+            for channel in where:
+                for name, options in league_commands(simcord_env, member, channel):
+                    result = await member.slash(channel, name, **options)
+                    if not result.acknowledged:
+                        unanswered.append(f"/{name} by {member.name} in {channel.name}")
+            clicks = [(f"tourney:{tournament_id}:{move}", None) for move in TOURNAMENT_MOVES]
+            clicks += [(f"tourneysel:{tournament_id}:{menu}", [value]) for menu, value in TOURNAMENT_MENUS]
+            for custom_id, values in clicks:
+                result = await forge_click(
+                    simcord_env, member, tour.channel, message, custom_id, values=values
+                )
+                if not result.acknowledged:
+                    unanswered.append(f"{custom_id} by {member.name}")
     assert not unanswered, unanswered
     left = [record.getMessage() for record in caplog.records if "left unanswered" in record.getMessage()]
     assert not left, left

@@ -9,15 +9,15 @@ from tests.bot.test_rummikub_play import RummikubDriver
 
 
 @pytest.mark.parametrize(
-    ("locale", "title", "players", "scores"),
+    ("locale", "title", "players", "scores", "league"),
     [
-        ("en-US", "Tabletop games in this server", "Bué · 2-10 players", "Scores"),
-        ("it", "Giochi da tavolo in questo server", "Bué · 2-10 giocatori", "Punteggi"),
-        ("fr", "Jeux de société sur ce serveur", "Bué · 2 à 10 joueurs", "Scores"),
+        ("en-US", "Tabletop games in this server", "Bué · 2-10 players", "Scores", "Seasons and tournaments"),
+        ("it", "Giochi da tavolo in questo server", "Bué · 2-10 giocatori", "Punteggi", "Stagioni e tornei"),
+        ("fr", "Jeux de société sur ce serveur", "Bué · 2 à 10 joueurs", "Scores", "Saisons et tournois"),
     ],
 )
 async def test_help_names_every_game_with_its_players_and_start_command_in_the_players_language(
-    simcord_env, database, locale, title, players, scores
+    simcord_env, database, locale, title, players, scores, league
 ):
     driver = RummikubDriver(simcord_env, database)
     member = driver.members[0]
@@ -33,6 +33,7 @@ async def test_help_names_every_game_with_its_players_and_start_command_in_the_p
     serie_bum = next(name for name in fields if name.startswith("Serie Bum!"))
     assert serie_bum.endswith(" 2 " + players.split(" ")[-1])  # exactly two players: no range
     assert "`/leaderboard`" in fields[scores] and "`/stats`" in fields[scores]
+    assert "`/season`" in fields[league] and "`/tournament create`" in fields[league]
     texts = [embed.title, embed.description, *fields, *fields.values()]
     assert not any("{" in text for text in texts)  # every placeholder filled
     assert not driver.channel.history()  # nothing in the channel

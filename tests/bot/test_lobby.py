@@ -70,3 +70,20 @@ async def test_errors_are_answered_in_the_users_language():
         await report_error(interaction, GameError("error.not_your_turn"))
     assert sent == ["⚠️ " + t(lang, "error.not_your_turn") for lang in ("it", "fr", "en")]
     assert len(set(sent)) == 3
+
+
+async def test_leave_typed_in_a_lobby_is_answered_and_the_lobby_follows(simcord_env, database):
+    """``/bue leave`` by a seated player who is not the host (issue 37: it removed the seat and
+    never answered): privately answered, the lobby redrawn without them, in a lobby a Rematch
+    opened as in a new one."""
+    driver = BueDriver(simcord_env, database, players=3)
+    anna, bruno, carla = driver.members
+    await anna.slash(driver.channel, "bue start")
+    lobby = driver.channel.last_message
+    for member in (bruno, carla):
+        await member.click(lobby, label="Join")
+    left = await bruno.slash(driver.channel, "bue leave")
+    assert left.acknowledged and left.ephemeral and "left" in text_of(left)
+    players = next(m for m in driver.channel.history() if m.id == lobby.id).embeds[0].fields[0].value
+    assert bruno.name not in players and carla.name in players
+    assert driver.query("SELECT COUNT(*) FROM seats")[0][0] == 2

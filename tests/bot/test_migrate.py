@@ -13,6 +13,7 @@ from bot.model import FINISHED, Commit, Publication
 from bot.store import Store
 from bot.store.copy import CopyRefused
 from bot.store.postgres import PostgresBackend
+from bot.store.tournaments import NewTournament
 from games.bue import Bue
 from games.core import Game
 from games.rumbugz import RumBugz
@@ -60,7 +61,15 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         await driver.open()
     await rummikub.members[rummikub.state().turn].click(rummikub.table_message(), label="Draw")
     source = await Store.open(database)
+    # The finished matches count in a season of their server, rated there too.
+    await source.seasons.start(77, "Spring", now=0.0)
     finished = [await finished_game(source, engine, channel=900 + n) for n, engine in enumerate(ENGINES)]
+    # A tournament under way (its first round a bye, here), with its entrant.
+    tournament = await source.tournaments.create(
+        NewTournament(77, 950, 1, "bue", "swiss", 2, 3, {"target": 10}, 3600, "en", 5, {}, 0.0)
+    )
+    await source.tournaments.enter(tournament, 1, "anna", "en", 0)
+    await source.tournaments.pair_round(tournament, 1, [[1]])
     await source.community.set_server(bue.guild.id, "turn_timeout", 5400)
     await source.community.set_player(bue.members[0].id, "ping", False)
     await source.community.set_player(bue.members[0].id, "time_zone", "Europe/Rome")
@@ -76,6 +85,11 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
         "outbox": 12,  # each finished game's lobby, deal and end, still owed
         "results": 8,
         "ratings": 8,
+        "seasons": 1,
+        "season_ratings": 8,
+        "tournaments": 1,
+        "tournament_entrants": 1,
+        "tournament_tables": 1,
         "round_totals": 0,
         "feats": 0,
         "dm_channels": 8,
@@ -113,6 +127,10 @@ async def test_every_row_moves_to_postgresql_and_the_running_games_go_on(
     assert bue.query("SELECT user_id, starts_at, ends_at FROM away_spans") == [
         (bue.members[0].id, 100.0, 3700.0)
     ]
+    # So did the season, its results and its ratings; and the tournament, which the bot took up:
+    # its round over and one entrant left, too few for a table, it ended.
+    assert bue.query("SELECT COUNT(*) FROM results WHERE season_id IS NOT NULL") == [(8,)]
+    assert bue.query("SELECT status, round FROM tournaments") == [("finished", 1)]
     # A new game is numbered after the copied ones.
     target = await Store.open(postgres_database)
     try:

@@ -57,7 +57,8 @@ async def test_a_draw_announced_after_a_restart_draws_its_pictures_then(
     trips = count_trips(monkeypatch)
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(1.0)
-    assert trips.count("Publisher.render_all.<locals>.drawn") == 1, trips
+    # Each part draws what it sends: the table in one trip to a thread, the rack in another.
+    assert trips.count("Publisher.render_all.<locals>.drawn") == 2, trips
     rack = driver.dm_messages(seat)[-1]
     assert len(driver.dm_messages(seat)) == len(dealt) + 1
     assert sorted(driver.image_faces(rack)) == sorted(driver.state().racks[seat])

@@ -68,7 +68,7 @@ async def test_settings_show_every_setting_with_its_default_in_the_admins_langua
     (embed,) = changed.response.embeds
     assert embed.title == t(lang, "settings.title")
     fields = {field.name: field.value for field in embed.fields}
-    assert len(fields) == 9
+    assert len(fields) == 10
     assert fields[t(lang, "settings.name.away_days")].startswith(t(lang, "time.away_days", count=7))
     timeout = fields[t(lang, "settings.name.turn_timeout")]
     assert timeout.startswith(duration_text(lang, 7200))

@@ -157,7 +157,7 @@ def test_every_key_the_code_names_is_translated():
     for source in sources:
         named |= set(
             re.findall(
-                r'"((?:common|error|lobby|cmd|option|stats|standins|help|settings|preferences|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
+                r'"((?:common|error|lobby|cmd|option|stats|standins|help|settings|preferences|season|tournament|bue|seriebum|rummikub|rumbugz)\.[a-z_.]+[a-z])"',
                 source.read_text(),
             )
         )

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from bot.adapter import Click, LoadedGame
-from bot.games.rumbugz.panels import Panels
+from bot.games.rumbugz.panels import RumBugzPanel
 from bot.games.rumbugz.text import bug_text
 from bot.replies import language, reply
 from games.core import Event
 
 
-class BidPanel(Panels):
+class BidPanel(RumBugzPanel):
     async def place(self, click: Click) -> None:
         async def answer(table: LoadedGame, events: list[Event]) -> None:
             view = table.game.view(None)

@@ -12,7 +12,7 @@ import discord
 
 from bot.adapter import Click, LoadedGame, Viewer
 from bot.games.rumbugz.drafts import ChangeDraft, Picks
-from bot.games.rumbugz.panels import Panels
+from bot.games.rumbugz.panels import RumBugzPanel
 from bot.games.rumbugz.steps import LABEL_LIMIT, ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, entry_text, kind_name, table_entries
 from bot.model import Match
@@ -21,7 +21,7 @@ from games.core import JSON, GameError
 from games.rumbugz.bugz import changed_sequence
 
 
-class ChangePanel(Panels):
+class ChangePanel(RumBugzPanel):
     def _render_change(
         self, table: LoadedGame, seat: int, viewer: Viewer, draft: ChangeDraft | None
     ) -> tuple[str, list[Any]]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.adapter import Click
-from bot.games.rumbugz.panels import Panels
+from bot.games.rumbugz.panels import RumBugzPanel
 from bot.games.rumbugz.text import bug_text
 from games.rumbugz.bugz import NUMBER_OF, one_of_each
 
 
-class DrawPanel(Panels):
+class DrawPanel(RumBugzPanel):
     async def from_bag(self, click: Click) -> None:
         await self._play(click, {"type": "draw", "source": "bag"})
 

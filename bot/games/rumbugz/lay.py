@@ -11,14 +11,14 @@ import discord
 
 from bot.adapter import Click, DrawnAt, LoadedGame, Viewer
 from bot.games.rumbugz.drafts import LayDraft, Picks
-from bot.games.rumbugz.panels import Panels
+from bot.games.rumbugz.panels import RumBugzPanel
 from bot.games.rumbugz.steps import ROWS
 from bot.games.rumbugz.text import bugz_text, entries_text, kind_name
 from games.core import JSON
 from games.rumbugz.bugz import KINDS, check_sequence, entry_order
 
 
-class LayPanel(Panels):
+class LayPanel(RumBugzPanel):
     def _render_lay(
         self, table: LoadedGame, seat: int, viewer: Viewer, draft: LayDraft
     ) -> tuple[str, list[Any]]:

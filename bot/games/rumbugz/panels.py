@@ -27,7 +27,7 @@ from games.rumbugz.bugz import HIGHEST_NUMBER, LOWEST_NUMBER, Entry, is_plyt
 from games.rumbugz.engine import RumBugz
 
 
-class Panels:
+class RumBugzPanel:
     """The pieces the Lay, Change, Bid and Draw/Discard panels are made of; ``side`` is the hand and
     table side a played move is described and the hand drawn with."""
 

@@ -22,7 +22,7 @@ KIND_OF_LETTER = {kind[0]: kind for kind in KINDS}
 
 
 @dataclass(frozen=True)
-class Step:
+class TurnStep:
     """A button for one step of a turn: the engine action it takes and how it looks.
 
     ``label_with_top`` names the discard's top Bug, when the step is about it.
@@ -36,13 +36,13 @@ class Step:
 
 
 # In the order a turn goes; the keys are the buttons' moves.
-STEPS: dict[str, Step] = {
-    "bag": Step("draw", "rumbugz.label.draw_bag", "🎲", discord.ButtonStyle.primary),
-    "pile": Step("draw", "rumbugz.label.draw_discard", "♻️", label_with_top="rumbugz.ui.button.take"),
-    "lay": Step("lay", "rumbugz.label.lay", "🧩", discord.ButtonStyle.primary),
-    "change": Step("change", "rumbugz.label.change", "🔧"),
-    "discard": Step("discard", "rumbugz.label.discard", "🗑️"),
-    "bid": Step("bid", "rumbugz.label.bid", "🙋", discord.ButtonStyle.success, "rumbugz.ui.button.bid"),
+STEPS: dict[str, TurnStep] = {
+    "bag": TurnStep("draw", "rumbugz.label.draw_bag", "🎲", discord.ButtonStyle.primary),
+    "pile": TurnStep("draw", "rumbugz.label.draw_discard", "♻️", label_with_top="rumbugz.ui.button.take"),
+    "lay": TurnStep("lay", "rumbugz.label.lay", "🧩", discord.ButtonStyle.primary),
+    "change": TurnStep("change", "rumbugz.label.change", "🔧"),
+    "discard": TurnStep("discard", "rumbugz.label.discard", "🗑️"),
+    "bid": TurnStep("bid", "rumbugz.label.bid", "🙋", discord.ButtonStyle.success, "rumbugz.ui.button.bid"),
 }
 # What the table offers everyone in each phase of the turn.
 PHASE_STEPS = {"draw": ("bag", "pile"), "play": ("lay", "change", "discard"), "discard": ("discard",)}

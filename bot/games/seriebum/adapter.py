@@ -9,13 +9,13 @@ from typing import Any
 import discord
 
 from bot.adapter import Click, LoadedGame, component_view
-from bot.games.seriebum.panels import Panels
+from bot.games.seriebum.panels import SerieBumPanels
 from bot.model import Match
 from bot.replies import language, show_panel, truncate
 from games.core import JSON, Event, GameError
 
 
-class SerieBumAdapter(Panels):
+class SerieBumAdapter(SerieBumPanels):
     """Serie Bum! in Discord: the table, the panels, and where each of their clicks goes."""
 
     # Tiles covered again stay face up on the table until the next player's first flip (a memory

@@ -25,7 +25,7 @@ from games.core import JSON
 from games.seriebum.engine import BUM_CHOICE, FLIP, FLIP_SECOND, REARRANGE
 
 
-class Panels(SerieBumTable):
+class SerieBumPanels(SerieBumTable):
     """The flip panel and the choice menus, each option labelled as the move it makes."""
 
     def _series_name(self, number: int, viewer: Viewer) -> str:
