@@ -20,6 +20,7 @@ import pytest
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.game_catalogue import GAME_EXTENSIONS
+from bot.store import Store
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +72,15 @@ def database(request, tmp_path) -> str:
     """Where the bot keeps its games: SQLite, or whichever backend a test parametrizes
     (``@pytest.mark.parametrize("database", BACKENDS, indirect=True)``)."""
     return database_for(request, tmp_path)
+
+
+@pytest.fixture
+async def store(database: str) -> AsyncIterator[Store]:
+    """The store, opened on the test's database (both backends where a module's ``database``
+    fixture has ``params=BACKENDS``)."""
+    opened = await Store.open(database)
+    yield opened
+    await opened.close()
 
 
 # Work that takes milliseconds: on the event loop it would hold every other channel up.

@@ -24,13 +24,6 @@ def database(request, tmp_path) -> str:
     return database_for(request, tmp_path)
 
 
-@pytest.fixture
-async def store(database):
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
-
-
 async def game_of(
     store: Store, channel: int, players: list[int], guild: int = 5, now: float = 10.0, bank: int | None = None
 ) -> int:

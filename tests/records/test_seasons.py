@@ -22,13 +22,6 @@ def database(request, tmp_path) -> str:
     return database_for(request, tmp_path)
 
 
-@pytest.fixture
-async def store(database):
-    opened = await Store.open(database)
-    yield opened
-    await opened.close()
-
-
 async def opened(store: Store, channel: int, players: list[int], at: float, guild: int = GUILD) -> int:
     """A Bué game of ``players`` opened at ``at`` and dealt."""
     row = lobby_row(channel=channel, host=players[0], guild=guild, options={"target": 10}, seed=1)
