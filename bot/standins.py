@@ -1,4 +1,5 @@
-"""Stand-ins: a computer keeps the seat of a person who is away or gone (RULINGS.md, "Stand-ins").
+"""Stand-ins: a computer keeps the seat of a person who is away or gone (docs/playing.md,
+"Rules every game shares").
 
 A person who leaves a running game hands their seat, hand and points to a computer, which plays
 on so the others can finish; one whose turns run out twice in a row gets a computer until they

@@ -1,4 +1,4 @@
-"""Bué (rules: shared/rules/bue.it.txt and RULINGS.md)."""
+"""Bué (rules: the rulebook, and docs/rules/bue.md)."""
 
 from games.bue.engine import Bue
 

@@ -1,4 +1,4 @@
-"""Bué's deck as one data table (RULINGS.md marks the composition provisional).
+"""Bué's deck as one data table (docs/rules/bue.md marks the composition provisional).
 
 Card codes used in views and events: ``b7`` blue 7, ``g12`` gold 12, ``h100`` a
 100 card, ``x2`` and ``x0`` the multipliers.

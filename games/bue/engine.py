@@ -1,4 +1,4 @@
-"""Bué: a match of games to a target, each game five exchange rounds (RULINGS.md, "Bué").
+"""Bué: a match of games to a target, each game five exchange rounds (docs/rules/bue.md).
 
 Actions (JSON):
 - ``{"type": "deck", "give": p}``: put own hidden card at position p on the discard, draw.

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from games.core import GameError
 
-# The bag (RULINGS.md: provisional, the printed set was not available): (number, copies);
+# The bag (docs/rules/rumbugz.md: provisional, the printed set was not available): (number, copies);
 # None is the PLYT wild Bug.
 BAG_COMPOSITION: tuple[tuple[int | None, int], ...] = (
     (1, 8),

@@ -1,4 +1,4 @@
-"""RumBugz: a rummy with NumBugz, played to RULINGS.md ("RumBugz" section).
+"""RumBugz: a rummy with NumBugz, played to docs/rules/rumbugz.md.
 
 Bug codes are explained in games.rumbugz.bugz ("7a" is a 7, "Pa" is a PLYT). A Bug on the
 table or in an action is an entry {"bug": code, "value": n}; "value" is only needed (and only
@@ -17,12 +17,13 @@ fewer than four kinds. A turn that began with all four kinds stays in "play" unt
 discard (the final phase: any number of changes and lays of any kind). Replacements (step 5),
 going out, bids and the next turn follow by themselves.
 
-Where RULINGS.md is silent this engine decides: a change must add at least one Bug from the
-hand; the final phase's freedom starts with the turn after the fourth kind is laid; "no Bug can
-be drawn" means the bag is empty and cannot be refilled (the discard pile holds only its top,
-or the round's refills, a setting, are used up), checked when a turn starts and whenever a Bug
-is owed from the bag; tied lowest hands each score the other hands; rounds after the first are
-started by the next seat; equal leading totals at the end play another round.
+Where the rules (docs/rules/rumbugz.md) are silent this engine decides: a change must add at
+least one Bug from the hand; the final phase's freedom starts with the turn after the fourth
+kind is laid; "no Bug can be drawn" means the bag is empty and cannot be refilled (the discard
+pile holds only its top, or the round's refills, a setting, are used up), checked when a turn
+starts and whenever a Bug is owed from the bag; tied lowest hands each score the other hands;
+rounds after the first are started by the next seat; equal leading totals at the end play
+another round.
 """
 
 from __future__ import annotations

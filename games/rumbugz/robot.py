@@ -1,4 +1,4 @@
-"""Computer players for RumBugz (RULINGS.md, "RumBugz"), and the arena's random baseline.
+"""Computer players for RumBugz (docs/rules/rumbugz.md), and the arena's random baseline.
 
 The robot decides from its seat's view and its memory only. Whether it can lay or change is
 worked out from its own hand and the open table with the pure helpers of ``bugz``, never read

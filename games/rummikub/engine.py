@@ -1,4 +1,4 @@
-"""Rummikub: a match of rounds (rules: rummikub.it.txt and RULINGS.md, "Rummikub").
+"""Rummikub: a match of rounds (rules: rummikub.it.txt and docs/rules/rummikub.md).
 
 Tile codes (views, events, actions): colour letter + number, ``k`` black, ``r`` red,
 ``b`` blue, ``o`` orange (``"r7"``, ``"k13"``); ``"j"`` is a joker. See ``tiles.py``.

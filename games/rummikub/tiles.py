@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from games.core import GameError
 
-# The tile set, in one place (RULINGS.md: 106 tiles, 14 each).
+# The tile set, in one place (docs/rules/rummikub.md: 106 tiles, 14 each).
 COLOURS: tuple[str, ...] = ("k", "r", "b", "o")
 COLOUR_NAMES: dict[str, str] = {"k": "black", "r": "red", "b": "blue", "o": "orange"}
 LOWEST = 1

@@ -1,4 +1,4 @@
-"""Serie Bum! (rules: shared/rules/serie-bum.it.txt and RULINGS.md)."""
+"""Serie Bum! (rules: the rulebook, and docs/rules/seriebum.md)."""
 
 from games.seriebum.engine import SerieBum
 

@@ -1,4 +1,4 @@
-"""Serie Bum!: a two-player match of manches to a points target (RULINGS.md, "Serie Bum!").
+"""Serie Bum!: a two-player match of manches to a points target (docs/rules/seriebum.md).
 
 Codes in views, actions and events:
 - tile: "R30" (colour R red, Y yellow, W white, B light blue; value 10..70), "JOLLY1", "RUBA2",

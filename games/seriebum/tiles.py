@@ -1,4 +1,4 @@
-"""The 35 Serie Bum! tiles and the 7x5 grid they are laid in (RULINGS.md, "Serie Bum!").
+"""The 35 Serie Bum! tiles and the 7x5 grid they are laid in (docs/rules/seriebum.md).
 
 Tile codes: a numbered tile is its colour letter and value, e.g. "R30"; colours are
 R (red), Y (yellow), W (white) and B (light blue). Specials are "JOLLY1", "JOLLY2",

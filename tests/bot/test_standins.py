@@ -1,5 +1,5 @@
-"""Stand-ins through the real bot (RULINGS.md, "Stand-ins"): a computer keeps the seat of a person
-who leaves, or of one whose turns ran out twice in a row, until they are back."""
+"""Stand-ins through the real bot (docs/playing.md, "Rules every game shares"): a computer keeps
+the seat of a person who leaves, or of one whose turns ran out twice in a row, until they are back."""
 
 from __future__ import annotations
 

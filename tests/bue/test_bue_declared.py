@@ -1,4 +1,4 @@
-"""Bué and SuperBué, declared by the bot the moment they happen (RULINGS.md, Bué)."""
+"""Bué and SuperBué, declared by the bot the moment they happen (docs/rules/bue.md)."""
 
 from games.core import GameError
 

@@ -1,4 +1,4 @@
-"""The 58-card deck as one data table, and the deal (RULINGS.md, Bué: deck; the deal)."""
+"""The 58-card deck as one data table, and the deal (docs/rules/bue.md: deck; the deal)."""
 
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""Exchange rounds (RULINGS.md, Bué: order, five rounds, the two kinds of exchange,
+"""Exchange rounds (docs/rules/bue.md: order, five rounds, the two kinds of exchange,
 revealed cards, no swap back, deck refill, reordering one's own cards)."""
 
 from collections import Counter

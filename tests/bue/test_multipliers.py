@@ -1,4 +1,4 @@
-"""x2 and x0 in the holder's best interest (RULINGS.md, Bué: x2 and x0)."""
+"""x2 and x0 in the holder's best interest (docs/rules/bue.md: x2 and x0)."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""The simultaneous reveal (RULINGS.md, Bué: reveal after each round; all face up after round 5)."""
+"""The simultaneous reveal (docs/rules/bue.md: reveal after each round; all face up after round 5)."""
 
 from ..refusals import refused
 from .helpers import RiggedRandom, build, codes, deck_exchange, find, keys

@@ -1,4 +1,4 @@
-"""Scoring a game and the match (rulebook worked examples; RULINGS.md, Bué: scoring, ties, match)."""
+"""Scoring a game and the match (rulebook worked examples; docs/rules/bue.md: scoring, ties, match)."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""Turn timeouts and players leaving (RULINGS.md: general rulings; Bué: timeout default)."""
+"""Turn timeouts and players leaving (docs/playing.md, "Rules every game shares"; docs/rules/bue.md,
+"When time runs out")."""
 
 import pytest
 

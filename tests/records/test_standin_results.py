@@ -1,5 +1,5 @@
-"""How stand-ins score (RULINGS.md, "Stand-ins"): the person who left is rated last with the
-points they had, the computer that finished for them is recorded as its level, and a person
+"""How stand-ins score (docs/playing.md, "Rules every game shares"): the person who left is rated
+last with the points they had, the computer that finished for them is recorded as its level, and a person
 a computer played for while they were away keeps the seat's result but is not rated."""
 
 from __future__ import annotations

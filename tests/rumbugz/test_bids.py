@@ -1,4 +1,4 @@
-"""Bids for the discard with 3 or more players (RULINGS.md, RumBugz: bids)."""
+"""Bids for the discard with 3 or more players (docs/rules/rumbugz.md: bids)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The bag data table and the sequence rules (RULINGS.md, RumBugz: Bugz and sequences)."""
+"""The bag data table and the sequence rules (docs/rules/rumbugz.md: Bugz and sequences)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Empty bag, end of round, scoring and the match (RULINGS.md, RumBugz: bag, scoring, match)."""
+"""Empty bag, end of round, scoring and the match (docs/rules/rumbugz.md: bag, scoring, match)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The start and the five steps of a turn (RULINGS.md, RumBugz: start, turn, final phase)."""
+"""The start and the five steps of a turn (docs/rules/rumbugz.md: start, turn, final phase)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test per rule and ruling of Rummikub (rummikub.it.txt, RULINGS.md "Rummikub")."""
+"""One test per rule and ruling of Rummikub (rummikub.it.txt, docs/rules/rummikub.md)."""
 
 from __future__ import annotations
 

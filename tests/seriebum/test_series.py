@@ -1,4 +1,4 @@
-"""The tile set, the grid, and what makes a series (RULINGS.md, "Serie Bum!")."""
+"""The tile set, the grid, and what makes a series (docs/rules/seriebum.md)."""
 
 from collections import Counter
 

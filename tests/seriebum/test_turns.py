@@ -48,7 +48,7 @@ def test_both_tiles_join_existing_series():
 
 
 def test_both_tiles_may_extend_the_same_series_and_the_player_chooses():
-    # RULINGS: red 20-30 takes red 40 and red 50 (flipped here as 50 then 40).
+    # Ruling: red 20-30 takes red 40 and red 50 (flipped here as 50 then 40).
     game = build({"A1": "R50", "B1": "R40", "C1": "Y10", "G5": "RUBA1"}, mine=["run:R20 R30"])
     events = flip(game, "A1", "B1")
     assert keys(events)[-1] == "choose_placement"
