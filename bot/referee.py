@@ -272,6 +272,11 @@ def _move(
     banks = timekeeping.banks_after(
         table.row, table.seats, waited_for, game.required_to_act(), mover, context.now
     )
+    if by_timeout and not handing_over and game.turn_goes_on(seat):
+        # The rest of a turn whose time ran out has no time left: it is played by default at once,
+        # each step a move of its own (a RumBugz draw then its discard; Serie Bum!'s two flips),
+        # and the others wait one time limit, not one per step.
+        banks[seat] = 0.0
     timers, started, hushed = _planned(table, changed, context, events, banks)
     publication = Publication(events, waited_for, actor=actor, hands_changed=changed_hands, hushed=hushed)
     commit = Commit(

@@ -199,6 +199,12 @@ class Game(ABC):
             if actions - optional.get(seat, frozenset())
         }
 
+    def turn_goes_on(self, seat: int) -> bool:
+        """Whether ``seat``, having just acted, must decide again in the same turn (RumBugz's
+        discard after its draw), rather than face a decision of its own: the rest of a turn
+        whose time ran out is played by default at once. No turn has steps by default."""
+        return False
+
     @abstractmethod
     def default_action(self, seat: int) -> JSON:
         """The action the referee plays for ``seat`` when its time runs out."""

@@ -222,6 +222,10 @@ class RumBugz(Game):
         types = self.to_act().get(seat, frozenset())
         return [action for action_type in sorted(types) for action in self._legal_of_type(seat, action_type)]
 
+    def turn_goes_on(self, seat: int) -> bool:
+        """Laying, changing and discarding after the turn's draw."""
+        return self.turn == seat and self.phase in ("play", "discard") and self.bids is None
+
     def default_action(self, seat: int) -> JSON:
         types = self.to_act().get(seat, frozenset())
         if "draw" in types:

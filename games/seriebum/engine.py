@@ -225,6 +225,10 @@ class SerieBum(Game):
             actions.append({"type": "end_turn"})
         return actions
 
+    def turn_goes_on(self, seat: int) -> bool:
+        """The second flip, placing or stealing what was taken, and what follows a take."""
+        return self.turn == seat and self.phase in (FLIP_SECOND, PLACE, STEAL, REARRANGE)
+
     def default_action(self, seat: int) -> JSON:
         """Flip the first face-down tile in A1..G5 order; the first placement; the most valuable
         steal; the BUM! choice removing the most points; end the turn when only moves are left."""

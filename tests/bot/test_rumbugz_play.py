@@ -355,22 +355,25 @@ async def test_only_eligible_players_may_bid(simcord_env, database):
 
 
 async def test_a_turn_timeout_draws_from_the_bag_then_discards_the_highest_bug(simcord_env, database):
+    """One time limit for the whole turn: its draw and its discard are played together."""
     driver = RumBugzDriver(simcord_env, database, players=3)
     await driver.open(turn_timeout="1h")
     seat = driver.state().turn
+    expected = driver.state()
     for step in ("draw", "discard"):
-        expected = driver.state()
         default = expected.default_action(seat)
         assert default["type"] == step
         expected.apply(seat, default)
-        await simcord_env.advance_time(1800 + 1)
-        assert "half your time is gone" in driver.channel.last_message.content
-        await simcord_env.advance_time(1800)
-        assert driver.state().to_json() == expected.to_json()
+    await simcord_env.advance_time(1800 + 1)
+    assert "half your time is gone" in driver.channel.last_message.content
+    await simcord_env.advance_time(1800)
+    assert driver.state().to_json() == expected.to_json()
     timed_out = [m.content for m in driver.channel.history() if "ran out of time" in m.content]
     assert len(timed_out) == 2 and all(NAMES[seat] in text for text in timed_out)
     actions = driver.query("SELECT action FROM actions WHERE game_id = ? AND by_timeout = 1", driver.game_id)
     assert [json.loads(action)["type"] for (action,) in actions] == ["draw", "discard"]
+    # The next player's time starts with their turn: a whole time limit.
+    assert driver.state().turn != seat and not driver.state().finished
 
 
 async def test_a_hand_is_shown_only_to_its_owner(simcord_env, database):

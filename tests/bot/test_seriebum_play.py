@@ -184,6 +184,31 @@ async def test_a_timeout_flips_the_first_face_down_tiles_for_the_player(simcord_
     assert "flips A1." in timed_out[0] and "flips B1." in timed_out[1]
 
 
+async def test_a_turn_that_runs_out_is_played_to_its_end_at_once(simcord_env, database):
+    """A player who could move tiles before flipping, and whose time runs out: both flips, and
+    whatever they take, are played by default at once; the opponent is not kept waiting again."""
+    driver = SerieBumDriver(simcord_env, database)
+    await driver.open(turn_timeout="1h")
+
+    def second_flip_to_come(game, move) -> bool:
+        if game.phase != FLIP or "move" not in game.to_act()[game.turn]:
+            return False
+        after = copy.deepcopy(game)
+        after.apply(game.turn, game.default_action(game.turn))
+        return after.turn_goes_on(game.turn)
+
+    await play_until(driver, MemoryPlayers(), second_flip_to_come)
+    seat = driver.state().turn
+    await simcord_env.advance_time(3600 + 1)
+    game = driver.state()
+    assert game.turn != seat or game.phase == BUM_CHOICE, game.phase
+    timed_out = driver.query(
+        "SELECT action FROM actions WHERE game_id = ? AND by_timeout = 1 AND seat = ?", driver.game_id, seat
+    )
+    steps = [json.loads(action)["type"] for (action,) in timed_out]
+    assert steps[0] == "flip" and len(steps) >= 2, steps  # the turn's steps, played together
+
+
 async def test_the_bum_choice_times_out_to_the_blast_that_removes_the_most_points(simcord_env, database):
     driver = SerieBumDriver(simcord_env, database)
     await driver.open(turn_timeout="1h")
