@@ -136,6 +136,7 @@ class SeatRow:
     # span left of its decision's time (None: the clock's full time).
     decision_at: float | None = None
     bank_left: float | None = None
+    waiting_since: float | None = None  # when its open decision began (/turns' order)
     # The player's time zone and quiet hours ("23-08"), and their last away span (see bot.clock).
     time_zone: str | None = None
     quiet_hours: str | None = None
@@ -231,6 +232,7 @@ class SeatChange:
     robot_state: dict[str, Any] | None = None  # a computer's memory after the change
     decision_at: float | None = None  # the seat's clock starts anew then
     bank_left: float | None = None  # the time it then has (see ``SeatRow.bank_left``)
+    waiting_since: float | None = None  # its new decision began then
 
     def applied(self, seat: SeatRow) -> SeatRow:
         """``seat`` as the database has it once this change is written (a seat the change leaves
@@ -247,6 +249,8 @@ class SeatChange:
             written["decision_at"] = self.decision_at
         if self.bank_left is not None:
             written["bank_left"] = self.bank_left
+        if self.waiting_since is not None:
+            written["waiting_since"] = self.waiting_since
         if self.gone:
             written.update(gone=True, left_total=total)
         if self.stand_in is not None:
@@ -324,6 +328,8 @@ class Commit:
                 robot_state=self.robot_states.get(seat),
                 decision_at=self.clocks_started.get(seat),
                 bank_left=self.banks.get(seat),
+                # A new decision's clock starts as it begins; away time restarts a clock alone.
+                waiting_since=self.clocks_started.get(seat) if seat in changed else None,
             )
             for seat in sorted(concerned)
         }

@@ -24,6 +24,7 @@ SEAT_WRITES: tuple[tuple[str, str], ...] = (
     ("stand_in", "CASE WHEN {back} = 1 THEN NULL ELSE COALESCE({stand_in}, stand_in) END"),
     ("stood_in", "CASE WHEN {stood_in} = 1 THEN 1 ELSE stood_in END"),
     ("decision_since", "COALESCE({decision_since}, decision_since)"),
+    ("waiting_since", "COALESCE({waiting_since}, waiting_since)"),
     ("robot_state", "CASE WHEN {back} = 1 THEN NULL ELSE COALESCE({robot_state}, robot_state) END"),
     ("decision_at", "COALESCE({decision_at}, decision_at)"),
     ("bank_left", "COALESCE({bank_left}, bank_left)"),
@@ -61,6 +62,7 @@ def seat_parameters(change: SeatChange) -> dict[str, Any]:
         "robot_state": None if change.robot_state is None else json.dumps(change.robot_state),
         "decision_at": change.decision_at,
         "bank_left": change.bank_left,
+        "waiting_since": change.waiting_since,
     }
 
 

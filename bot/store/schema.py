@@ -444,4 +444,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE timers_new RENAME TO timers;
     CREATE INDEX timers_by_due ON timers (due_at);
     """,
+    """
+    -- When the seat's open decision began (with decision_since): /turns lists the longest-waiting
+    -- first by it. Its clock's start (decision_at) is no measure of that: away time moves it on.
+    ALTER TABLE seats ADD COLUMN waiting_since DOUBLE PRECISION;
+    UPDATE seats SET waiting_since = decision_at WHERE in_play = 1;
+    """,
 )

@@ -20,7 +20,7 @@ MOST_TURNS = 100
 TURNS_QUERY = (
     "SELECT games.id AS game_id, games.kind, games.guild_id, games.channel_id, games.message_id,"
     " seats.seat, seats.stand_in, timers.decision, timers.due_at,"
-    " COALESCE(seats.decision_at, games.updated_at) AS waiting_since,"
+    " COALESCE(seats.waiting_since, seats.decision_at, games.updated_at) AS waiting_since,"
     " (SELECT MIN(others.due_at) FROM timers others WHERE others.game_id = seats.game_id"
     " AND others.kind = 'expire') AS next_due"
     " FROM seats JOIN games ON games.id = seats.game_id"
@@ -45,7 +45,7 @@ class Turn:
     stand_in: str | None  # a computer plays the seat for them meanwhile
     decision: str | None  # the actions open to them (``bot.timers.decision_key``); None: not waited on
     due_at: float | None  # when their decision runs out
-    waiting_since: float  # when the seat's clock last started (for its decision, or its last one)
+    waiting_since: float  # when the seat's open decision (or its last one) began
     next_due: float | None  # the game's first deadline, whoever's it is
 
     @property

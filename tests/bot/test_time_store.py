@@ -136,6 +136,20 @@ async def test_turns_lists_a_players_running_games_waiting_on_them_first_longest
     assert [logged.action for logged in await store.turns.log(newer)] == [{"type": "draw"}]
 
 
+async def test_turns_keeps_the_longest_waiting_first_when_away_time_restarts_a_clock(store):
+    older = await game_of(store, 10, [1, 2], now=20.0)
+    newer = await game_of(store, 11, [1, 3], now=50.0)
+    # An away day used in the older game: its clock starts again as the day ends, its decision
+    # (the same one, waiting since 20) unchanged.
+    await store.games.commit(
+        await store.games.game(older),
+        move(1, action=None, timers=[(0, "expire", "draw,play", 200_000.0)], clocks_started={0: 86_460.0}),
+        now=60.0,
+    )
+    turns = await store.turns.of_player(1)
+    assert [(turn.game_id, turn.waiting_since) for turn in turns] == [(older, 20.0), (newer, 50.0)]
+
+
 @pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 async def test_turns_reads_the_players_seats_from_their_index(store):
     plan = " ".join(
