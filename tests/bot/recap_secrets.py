@@ -8,8 +8,10 @@ tiles read unambiguously, no hidden tile's name appears in its text."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,13 +54,51 @@ def label_pattern(label: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){re.escape(label)}(?![\w])")
 
 
+# Each engine's method that deals a new round or game. A step that ends one and deals the next
+# leaves a seat's views with the new deal alone: what it held as the old one ended (a card it was
+# just given, told to it alone) is seen as the method begins.
+DEALS = ("_deal", "_start_round")
+
+
 def seat_views(adapter: GameAdapter, match: MatchRecord, codes: set[str]) -> list[list[set[str]]]:
-    """The codes each seat's view holds at every position (0: the deal; k: after the k-th action)."""
+    """The codes each seat's view holds at every position (0: the deal; k: after the k-th action),
+    with those it held just before a new deal in the step."""
     players = len(match.seats)
-    return [
-        [{code for code in strings(game.view(seat)) if code in codes} for seat in range(players)]
-        for game, _ in replayed(adapter.engine, match)
-    ]
+    held: list[list[set[str]]] = []
+
+    def seen(game: Any) -> list[set[str]]:
+        return [{code for code in strings(game.view(seat)) if code in codes} for seat in range(players)]
+
+    views: list[list[set[str]]] = []
+    with deals_watched(adapter.engine, lambda game: views and held.append(seen(game))):
+        for game, _ in replayed(adapter.engine, match):
+            views.append(
+                [set().union(now, *(before[seat] for before in held)) for seat, now in enumerate(seen(game))]
+            )
+            held.clear()
+    return views
+
+
+@contextlib.contextmanager
+def deals_watched(engine: type, watch: Callable[[Any], object]) -> Iterator[None]:
+    """``engine``'s deals (``DEALS``) call ``watch`` with the game as each begins."""
+    originals = {name: getattr(engine, name) for name in DEALS if hasattr(engine, name)}
+
+    def watched(original: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(original)
+        def dealing(self: Any, *args: Any, **kwargs: Any) -> Any:
+            watch(self)
+            return original(self, *args, **kwargs)
+
+        return dealing
+
+    try:
+        for name, original in originals.items():
+            setattr(engine, name, watched(original))
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(engine, name, original)
 
 
 @dataclass
