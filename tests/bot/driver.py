@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -68,13 +69,27 @@ class TableDriver(Generic[GameT]):
     # Text that only a player's own messages may hold, never the channel.
     private_markers: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, env: Any, database: str, players: int | None = None, shard: int | None = None) -> None:
+    def __init__(
+        self,
+        env: Any,
+        database: str,
+        players: int | None = None,
+        shard: int | None = None,
+        *,
+        guild: Any = None,
+        members: Sequence[Any] = (),
+    ) -> None:
+        """A server of its own with new players; or, given ``guild`` and its ``members``, a channel
+        of its own in that server for them (several games in a server, people in two servers)."""
         self.env = env
         self.database = database
-        self.guild = env.create_guild(shard_id=shard)
+        self.guild = env.create_guild(shard_id=shard) if guild is None else guild
         self.channel = self.guild.create_text_channel("games")
-        count = self.default_players if players is None else players
-        self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:count]]
+        if members:
+            self.members = list(members)
+        else:
+            count = self.default_players if players is None else players
+            self.members = [self.guild.add_member(env.create_user(name)) for name in NAMES[:count]]
         self.game_id = 0
 
     # ------------------------------------------------------------------ oracle

@@ -7,7 +7,7 @@ whole board.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -153,8 +153,8 @@ class SerieBumDriver(TableDriver[SerieBum]):
     engine = SerieBum
     default_players = 2
 
-    def __init__(self, env: Any, database: str) -> None:
-        super().__init__(env, database)
+    def __init__(self, env: Any, database: str, *, guild: Any = None, members: Sequence[Any] = ()) -> None:
+        super().__init__(env, database, guild=guild, members=members)
         self.panels: dict[int, Any] = {}  # each player's last ephemeral panel
 
     @property

@@ -4,8 +4,8 @@ night), a time bank that grows, caps and runs out, /away over a weekend and away
 time runs out, a game where everyone is away, the recap in the call to move, and a busy channel's
 table posted anew at the bottom; a restart in the middle of each.
 
-The oracle of who is asleep when is worked out here from the zone database, not by the bot's own
-functions."""
+The oracle of who is asleep when is worked out from the zone database, not by the bot's own
+functions (tests/bot/across_days.py)."""
 
 from __future__ import annotations
 
@@ -17,59 +17,22 @@ from zoneinfo import ZoneInfo
 
 from bot.refusals import REPOST_AFTER
 from bot.traffic import SAVE_EVERY
+from tests.bot.across_days import (
+    DAY,
+    HOUR,
+    PEOPLE,
+    asleep,
+    at,
+    awake_again,
+    calls_in,
+    living,
+    now,
+    said,
+    timers,
+)
 from tests.bot.bue_driver import BueDriver
 from tests.bot.test_rummikub_play import RummikubDriver
 from tests.bot.test_turns import private, text_of
-
-HOUR, DAY = 3600, 86400
-ROME, NEW_YORK = "Europe/Rome", "America/New_York"
-
-# Each player's time zone, quiet hours as typed, and those hours as the oracle reads them.
-PEOPLE: dict[int, tuple[str, str, float, float]] = {
-    0: (ROME, "23-08", 23.0, 8.0),
-    1: (NEW_YORK, "22-07", 22.0, 7.0),
-    2: (ROME, "00:30-09", 0.5, 9.0),
-    3: (NEW_YORK, "23:30-07:30", 23.5, 7.5),
-}
-
-
-def asleep(instant: float, seat: int) -> bool:
-    """Whether ``instant`` falls in the seat's quiet hours, in its own zone's wall clock."""
-    zone, _, starts, ends = PEOPLE[seat]
-    wall = datetime.fromtimestamp(instant, ZoneInfo(zone))
-    hour = wall.hour + wall.minute / 60 + wall.second / 3600
-    return hour >= starts or hour < ends if starts > ends else starts <= hour < ends
-
-
-def awake_again(instant: float, seat: int) -> float:
-    """The first minute at or after ``instant`` out of the seat's quiet hours."""
-    while asleep(instant, seat):
-        instant = (int(instant) // 60 + 1) * 60
-    return instant
-
-
-def at(message: Any) -> float:
-    return message.created_at.timestamp()
-
-
-async def living(driver: Any, seats: dict[int, tuple[str, str, float, float]]) -> None:
-    for seat, (zone, quiet, _, _) in seats.items():
-        member = driver.members[seat]
-        await member.slash(driver.channel, "preferences timezone", value=zone)
-        await member.slash(driver.channel, "preferences quiet_hours", value=quiet)
-
-
-def timers(driver: Any, *kinds: str) -> list[tuple[int, str, float]]:
-    marks = ", ".join("?" for _ in kinds)
-    return driver.query(
-        f"SELECT seat, kind, due_at FROM timers WHERE game_id = ? AND kind IN ({marks}) ORDER BY due_at",
-        driver.game_id,
-        *kinds,
-    )
-
-
-def now(env: Any) -> float:
-    return env.now().timestamp()
 
 
 async def test_a_week_of_bue_between_rome_and_new_york_never_reaches_anyone_in_their_quiet_hours(
@@ -132,15 +95,6 @@ async def test_a_week_of_bue_between_rome_and_new_york_never_reaches_anyone_in_t
     assert held >= 2
 
 
-def calls_in(content: str) -> list[list[str]]:
-    """The people each "your move" line of a message calls, as it calls them: pinged or named."""
-    return [
-        line.split(": your move")[0].split("👉 ")[-1].split(", ")
-        for line in content.splitlines()
-        if ": your move" in line
-    ]
-
-
 async def test_a_time_bank_grows_caps_and_runs_out(simcord_env, database, make_bot):
     driver = RummikubDriver(simcord_env, database)
     await driver.open(clock="2h+1h")
@@ -184,10 +138,6 @@ async def test_a_time_bank_grows_caps_and_runs_out(simcord_env, database, make_b
 
 def text_of_channel(driver: Any) -> str:
     return "\n".join(message.content or "" for message in driver.channel.history())
-
-
-def said(driver: Any, text: str) -> int:
-    return sum(text in (message.content or "") for message in driver.channel.history())
 
 
 async def two_games_of_anna(env: Any, database: str) -> tuple[RummikubDriver, RummikubDriver]:
