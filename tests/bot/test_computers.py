@@ -152,11 +152,11 @@ async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(simcor
                 restarted = True
                 await let_computers_play(driver, simcord_env)
                 assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > moves
+                break
             await let_computers_play(driver, simcord_env)
             continue
         await driver.play(players.next(game))
     assert restarted
-    assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0] > 0
 
 
 def unmatched_pair(game: Any) -> tuple[str, str]:
