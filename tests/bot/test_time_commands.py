@@ -64,8 +64,8 @@ async def test_a_servers_clock_and_away_days(simcord_env, database):
     assert driver.query("SELECT COUNT(*) FROM guild_settings") == [(0,)]
 
     changed = await admin.slash(driver.channel, "settings clock", value="3d+12h")
-    assert "Turn timeout changed" in text_of(changed)
-    row = fields_of(changed)["Turn timeout"]
+    assert "Clock changed" in text_of(changed)
+    row = fields_of(changed)["Clock"]
     assert row.startswith("a bank of 3 d each, 12 h back after each move (never above 3 d)")
     await admin.slash(driver.channel, "settings away_days", days=3)
     lobbies = driver.guild.create_text_channel("lobbies")
