@@ -272,7 +272,7 @@ def _move(
     banks = timekeeping.banks_after(
         table.row, table.seats, waited_for, game.required_to_act(), mover, context.now
     )
-    timers, started, hushed = _planned(table, changed, context, events, banks)
+    timers, started, hushed = _planned(table, changed, context, events, banks, mover=mover)
     publication = Publication(events, waited_for, actor=actor, hands_changed=changed_hands, hushed=hushed)
     commit = Commit(
         status=FINISHED if game.finished else RUNNING,
@@ -305,10 +305,12 @@ def _planned(
     events: Sequence[Event] = (),
     banks: Mapping[int, float] | None = None,
     restarts: Mapping[int, float] | None = None,
+    mover: int | None = None,
 ) -> tuple[list[Timer], dict[int, float], tuple[int, ...]]:
     """The timers the game needs after a change, its seats' clocks first set to what ``banks`` and
     ``restarts`` say: the seats whose clock starts (at ``restarts``' time, else now), and those
-    called in their quiet hours (their ping held)."""
+    called in their quiet hours (their ping held); ``mover``: the seat that made the change, see
+    ``planning.plan``."""
     banks, restarts = banks or {}, restarts or {}
     seats = [
         replace(
@@ -319,7 +321,7 @@ def _planned(
         for seat in table.seats
     ]
     timers = planning.plan(
-        replace(table, seats=seats), table.timers, changed, context.now, context.pace, events
+        replace(table, seats=seats), table.timers, changed, context.now, context.pace, events, mover
     )
     started = planning.started_clocks(table.timers, timers)
     hushed = tuple(seat for seat, kind, *_ in timers if kind == PING and seat in started)
