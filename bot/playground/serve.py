@@ -17,6 +17,7 @@ from bot.client import bot_for
 from bot.config import Settings
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.playground.live import Redraw, WallClock, keep_wall_time, start_clock_today
+from bot.playground.typed import TypedCommands
 from bot.playground.world import DISCORD_LOCALES, World, build_world, language_command, welcome
 
 # The longest a click may keep the bot busy (the Rummikub solver, a picture) before the page
@@ -63,6 +64,7 @@ async def open_playground(
     # world's own (its language).
     world = build_world(env, language)
     bot.tree.add_command(language_command(world))
+    TypedCommands(env, bot, world, redraw.delivered)
     await env.start()
     try:
         with env.time_context():
