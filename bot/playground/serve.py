@@ -17,6 +17,7 @@ from bot.client import bot_for
 from bot.config import Settings
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.playground.live import Redraw, WallClock, keep_wall_time, start_clock_today
+from bot.playground.page import SeenControls
 from bot.playground.typed import TypedCommands
 from bot.playground.world import DISCORD_LOCALES, World, build_world, language_command, welcome
 
@@ -76,6 +77,7 @@ async def open_playground(
                 locale=DISCORD_LOCALES[language],
                 timezone=local_timezone(),
             )
+            SeenControls(preview)  # hooks itself into the page's publications and clicks
             async with preview:
                 helpers = [asyncio.create_task(redraw.run(preview)), asyncio.create_task(keep_wall_time(env))]
                 try:

@@ -12,10 +12,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-import simcord
 
 from bot.config import Settings
-from bot.playground import playground_settings
+from bot.playground import live, playground_settings
 from bot.playground.serve import open_playground
 from bot.playground.world import CHANNEL, FRIENDS, SERVER, YOU
 from tests.bot.test_bue_play import ephemeral_text
@@ -86,13 +85,13 @@ async def test_dms_are_closed_so_the_hand_is_on_the_page(tmp_path, monkeypatch):
 
 async def test_a_computers_move_redraws_the_page_by_itself(tmp_path, monkeypatch):
     refreshes: list[str] = []
-    real_refresh = simcord.Preview.refresh
+    real_publish = live.publish
 
-    async def counted(preview):
+    def counted(preview):
         refreshes.append(preview.env.now().isoformat())
-        await real_refresh(preview)
+        real_publish(preview)
 
-    monkeypatch.setattr(simcord.Preview, "refresh", counted)
+    monkeypatch.setattr(live, "publish", counted)
     settings = settings_in(tmp_path, monkeypatch, robot_pause=0.01)
     async with open_playground(settings) as playground:
         await begin(playground, "rummikub", computers=1)
