@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 import webbrowser
+from urllib.parse import urlsplit
 
 import discord
 
@@ -63,6 +64,13 @@ Play in your browser: {url}
 (this address is a password for the page; nothing listens beyond this computer)
 To run the bot in your Discord server instead, set DISCORD_TOKEN (docs/hosting.md, "The Discord
 application"). Ctrl-C stops the playground; every start is a fresh server and database.
+"""
+
+
+NO_BROWSER = """\
+No browser opens from here (this computer has no screen, or no browser): open the address above in
+a browser on this computer. From another computer, forward the port first, then open the same
+address there: ssh -L {port}:127.0.0.1:{port} <this computer>
 """
 
 
@@ -162,8 +170,9 @@ def run_playground(settings: Settings, why: str, language: str | None, *, open_b
 
     def ready(url: str) -> None:
         print(PLAYGROUND_INTRO.format(why=why, url=url), flush=True)
-        if open_browser and can_open_a_browser():
-            webbrowser.open(url)
+        # webbrowser.open is False when it found no browser to run.
+        if open_browser and not (can_open_a_browser() and webbrowser.open(url)):
+            print(NO_BROWSER.format(port=urlsplit(url).port), flush=True)
 
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: asyncio.run has already cleaned up
         asyncio.run(serve(playground.playground_settings(settings), chosen, ready))

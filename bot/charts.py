@@ -33,7 +33,12 @@ DPI = 100
 TIE_OFFSET = 3.0
 LEGEND_NAME_LIMIT = 16
 SCORE_SIZE = (9.0, 4.5)  # inches: 900 x 450 px
-RATING_SIZE = (6.0, 2.6)  # 600 x 260 px
+# The rating chart is drawn at twice the size Discord shows it (400 x 220 on desktop, 240 x 132 on
+# a phone), its text as large as the table pictures' smallest (``bot.render.MIN_FONT``, 37 px):
+# few words and numbers, each read at a glance.
+RATING_SIZE = (8.0, 4.4)  # 800 x 440 px
+RATING_FONT = 27.0  # points: 37.5 px at DPI
+RATING_TICKS = 5  # at most, per axis
 
 # matplotlib's font and text caches are shared between threads: one chart at a time.
 _drawing = threading.Lock()
@@ -57,9 +62,10 @@ class ScoreChart:
 
 @dataclass(frozen=True)
 class RatingChart:
-    """Each game's conservative rating after each match, one line per game."""
+    """Each game's skill rating from before the first match (x = 0) to after the last, one line
+    per game."""
 
-    series: Sequence[tuple[str, Sequence[float]]]  # (game title, ratings)
+    series: Sequence[tuple[str, Sequence[float]]]  # (game title, ratings from the start)
     x_label: str
     y_label: str
 
@@ -84,14 +90,14 @@ def style(index: int) -> LineStyle:
     }
 
 
-def whole_numbers() -> AutoLocator:
-    """Ticks on whole numbers only, and no more than a dozen: each tick costs as much to draw as
+def whole_numbers(bins: int = 12) -> AutoLocator:
+    """Ticks on whole numbers only, and no more than ``bins``: each tick costs as much to draw as
     a player's line. matplotlib's own locator, so its steps (1, 2, 2.5, 5) stay: ticks at 0, 5, 10
     on a long match, not at 0, 4, 8 as a plain MaxNLocator's steps would put them."""
     from matplotlib.ticker import AutoLocator
 
     locator = AutoLocator()
-    locator.set_params(integer=True, nbins=12)
+    locator.set_params(integer=True, nbins=bins)
     return locator
 
 
@@ -109,13 +115,15 @@ def tie_offsets(series: Sequence[Sequence[float]]) -> list[float]:
     return offsets
 
 
-def _figure(size: tuple[float, float], left: float, right: float, bottom: float) -> tuple[Figure, Axes]:
+def _figure(
+    size: tuple[float, float], left: float, right: float, bottom: float, top: float = 0.95
+) -> tuple[Figure, Axes]:
     # The Figure API without pyplot: no global figure registry, no GUI backend. Fixed margins
     # rather than a layout engine, which would double the drawing time.
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=size, dpi=DPI)
-    figure.subplots_adjust(left=left, right=right, bottom=bottom, top=0.95)
+    figure.subplots_adjust(left=left, right=right, bottom=bottom, top=top)
     axes = figure.add_subplot()
     axes.grid(True, color="#dddddd", linewidth=0.8)
     axes.spines[["top", "right"]].set_visible(False)
@@ -213,14 +221,29 @@ def draw_scores(chart: ScoreChart) -> bytes:
         return _png(figure, canvas)
 
 
+def rating_figure(chart: RatingChart) -> Figure:
+    """The rating chart's figure: matches played along (whole numbers from 0), the rating up, named
+    above the chart (along its side it would not fit), the games beside it when there are several."""
+    several = len(chart.series) > 1
+    figure, axes = _figure(RATING_SIZE, left=0.1, right=0.55 if several else 0.96, bottom=0.28, top=0.82)
+    axes.tick_params(labelsize=RATING_FONT)
+    for index, (title, ratings) in enumerate(chart.series):
+        axes.plot(range(len(ratings)), ratings, label=title, markersize=10, linewidth=3, **style(index))
+    axes.set_xlabel(chart.x_label, fontsize=RATING_FONT)
+    axes.set_title(chart.y_label, fontsize=RATING_FONT, loc="left", pad=RATING_FONT / 2)
+    axes.xaxis.set_major_locator(whole_numbers(RATING_TICKS))
+    axes.yaxis.set_major_locator(whole_numbers(RATING_TICKS - 1))
+    if several:
+        axes.legend(
+            fontsize=RATING_FONT,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.05),
+            handlelength=1.2,
+            frameon=False,
+        )
+    return figure
+
+
 def draw_ratings(chart: RatingChart) -> bytes:
     with _drawing:
-        figure, axes = _figure(RATING_SIZE, left=0.11, right=0.97, bottom=0.2)
-        for index, (title, ratings) in enumerate(chart.series):
-            axes.plot(range(1, len(ratings) + 1), ratings, label=title, markersize=4, **style(index))
-        axes.set_xlabel(chart.x_label)
-        axes.set_ylabel(chart.y_label)
-        axes.xaxis.set_major_locator(whole_numbers())
-        if len(chart.series) > 1:
-            axes.legend(fontsize=8)
-        return _png(figure)
+        return _png(rating_figure(chart))

@@ -274,6 +274,9 @@ class Community:
         await self._store().set_away(user_id, span.starts, span.ends)
         return (Span(*last) if last is not None else None), span
 
+    async def dms_closed(self, user_id: int) -> bool:
+        return await self._store().dms_closed(user_id)
+
     async def language(self, user_id: int) -> str | None:
         """The language the player chose for the bot's answers to them; None: their Discord's."""
         known = self._languages.get(user_id)

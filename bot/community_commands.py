@@ -234,7 +234,13 @@ async def preferences_embed(services: CommunityServices, interaction: discord.In
     )
     language_value = t(lang, f"preferences.language.{choices.language or DISCORD_LANGUAGE}")
     embed.add_field(name=t(lang, "preferences.name.language"), value=language_value, inline=False)
-    dm = "on" if choices.dm_hand is not False else "off"
+    dm = (
+        "off"
+        if choices.dm_hand is False
+        else "closed"
+        if await services.community.dms_closed(user_id)
+        else "on"
+    )
     embed.add_field(
         name=t(lang, "preferences.name.dm_hand"), value=t(lang, f"preferences.dm_hand.{dm}"), inline=False
     )

@@ -18,6 +18,12 @@ from games.core import Event
 # the player's quiet hours.
 REMIND, EXPIRE, ROBOT_MOVE, PING = "remind", "expire", "robot", "ping"
 
+# A computer's turn of several steps (RumBugz's draw, changes, lays and discard; Serie Bum!'s
+# flips) is paced as one: a whole pause before its first step, this share of it before each next
+# one. The steps still come one by one, at a pace a person reads, and a person waits a pause per
+# computer's turn, not per step.
+STEP_SHARE = 0.25
+
 
 @dataclass(frozen=True)
 class Pace:
@@ -98,10 +104,12 @@ def plan_robot_moves(
     pause: float,
     now: float,
     hold: float = 0.0,
+    stepping: int | None = None,
 ) -> list[Timer]:
     """A move timer per computer seat with a decision open, after a pause so people can follow;
-    a computer whose decision did not change keeps the time it had. None is due before ``hold``
-    seconds from now: what the move showed stays in view that long."""
+    a computer whose turn goes on (``stepping``, see ``Game.turn_goes_on``) takes its next step
+    after a share of it (``STEP_SHARE``); a computer whose decision did not change keeps the time it had. None is due
+    before ``hold`` seconds from now: what the move showed stays in view that long."""
     kept = {timer.seat: timer for timer in previous if timer.kind == ROBOT_MOVE}
     changed = set(changed)
     planned = []
@@ -109,7 +117,8 @@ def plan_robot_moves(
         decision = decision_key(to_act[seat])
         timer = kept.get(seat)
         keep = timer is not None and seat not in changed and timer.decision == decision
-        due_at = timer.due_at if keep and timer else now + pause
+        wait = pause * STEP_SHARE if seat == stepping else pause
+        due_at = timer.due_at if keep and timer else now + wait
         planned.append((seat, ROBOT_MOVE, decision, max(due_at, now + hold)))
     return planned
 
@@ -121,9 +130,11 @@ def plan(
     now: float,
     pace: Pace,
     events: Sequence[Event] = (),
+    stepping: int | None = None,
 ) -> list[Timer]:
     """Every timer the game needs now: people's reminders and expiries, computers' moves (held
-    while the move's ``events`` must stay in view, see ``view_hold``)."""
+    while the move's ``events`` must stay in view, see ``view_hold``; the next step of a turn that
+    goes on sooner, see ``plan_robot_moves``)."""
     game, robots, row = match.game, match.robots, match.row
     people = {seat: actions for seat, actions in game.required_to_act().items() if seat not in robots}
     return plan_people(row, match.seats, people, previous, now, row.reminder_share) + plan_robot_moves(
@@ -134,6 +145,7 @@ def plan(
         row.computer_pause(pace.robot_pause),
         now,
         view_hold(match, events, pace),
+        stepping,
     )
 
 

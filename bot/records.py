@@ -243,7 +243,9 @@ async def stats_embed(
                     trend=trend_text(lang, ratings, starts[k]),
                 )
                 for k, ratings in rated
-            ),
+            )
+            + "\n"
+            + t(lang, "stats.rating_explained"),
             inline=False,
         )
     for k in kinds:
@@ -265,8 +267,15 @@ async def stats_embed(
     )
     if not rated:
         return embed, None
+    # Each line from where the rating started (x = 0), so one match draws a line, not a lone dot.
     chart = charts.RatingChart(
-        series=[(game_title(lang, k), [skill.conservative for skill in ratings]) for k, ratings in rated],
+        series=[
+            (
+                game_title(lang, k),
+                [(starts[k] or default_skill()).conservative, *(r.conservative for r in ratings)],
+            )
+            for k, ratings in rated
+        ],
         x_label=t(lang, "stats.chart.match"),
         y_label=t(lang, "stats.chart.rating"),
     )

@@ -272,12 +272,14 @@ def _move(
     banks = timekeeping.banks_after(
         table.row, table.seats, waited_for, game.required_to_act(), mover, context.now
     )
-    if by_timeout and not handing_over and game.turn_goes_on(seat):
+    # The seat's next decision is a further step of the turn it just moved in (``turn_goes_on``).
+    stepping = seat if not handing_over and game.turn_goes_on(seat) else None
+    if by_timeout and stepping is not None:
         # The rest of a turn whose time ran out has no time left: it is played by default at once,
         # each step a move of its own (a RumBugz draw then its discard; Serie Bum!'s two flips),
         # and the others wait one time limit, not one per step.
         banks[seat] = 0.0
-    timers, started, hushed = _planned(table, changed, context, events, banks)
+    timers, started, hushed = _planned(table, changed, context, events, banks, stepping=stepping)
     publication = Publication(events, waited_for, actor=actor, hands_changed=changed_hands, hushed=hushed)
     commit = Commit(
         status=FINISHED if game.finished else RUNNING,
@@ -310,10 +312,12 @@ def _planned(
     events: Sequence[Event] = (),
     banks: Mapping[int, float] | None = None,
     restarts: Mapping[int, float] | None = None,
+    stepping: int | None = None,
 ) -> tuple[list[Timer], dict[int, float], tuple[int, ...]]:
     """The timers the game needs after a change, its seats' clocks first set to what ``banks`` and
     ``restarts`` say: the seats whose clock starts (at ``restarts``' time, else now), and those
-    called in their quiet hours (their ping held)."""
+    called in their quiet hours (their ping held); ``stepping``: the seat whose turn goes on, see
+    ``planning.plan``."""
     banks, restarts = banks or {}, restarts or {}
     seats = [
         replace(
@@ -324,7 +328,7 @@ def _planned(
         for seat in table.seats
     ]
     timers = planning.plan(
-        replace(table, seats=seats), table.timers, changed, context.now, context.pace, events
+        replace(table, seats=seats), table.timers, changed, context.now, context.pace, events, stepping
     )
     started = planning.started_clocks(table.timers, timers)
     hushed = tuple(seat for seat, kind, *_ in timers if kind == PING and seat in started)

@@ -9,14 +9,15 @@ import sys
 from pathlib import Path
 
 
-def start_playground(folder: Path, **environment: str) -> subprocess.Popen[str]:
-    """The playground started in ``folder`` (its database goes there), with no browser opened and
-    no ``DISCORD_TOKEN``; its output and its log in ``stdout``, as text (one pipe: a log a test
-    did not read would fill a second one and stall the bot)."""
+def start_playground(folder: Path, *, browser: bool = False, **environment: str) -> subprocess.Popen[str]:
+    """The playground started in ``folder`` (its database goes there), with no ``DISCORD_TOKEN``
+    and no browser opened (``browser``: as the README's first command, which opens one where it
+    can); its output and its log in ``stdout``, as text (one pipe: a log a test did not read would
+    fill a second one and stall the bot)."""
     env = {key: value for key, value in os.environ.items() if key != "DISCORD_TOKEN"}
     env |= {"PYTHONPATH": str(Path.cwd()), **environment}
     return subprocess.Popen(
-        [sys.executable, "-m", "bot", "--no-browser"],
+        [sys.executable, "-m", "bot", *([] if browser else ["--no-browser"])],
         cwd=folder,
         env=env,
         stdout=subprocess.PIPE,

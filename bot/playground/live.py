@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 from datetime import UTC, datetime
 
-from simcord import Env, Preview, SetupError
+from simcord import Env, Preview
+
+from bot.playground.page import publish
 
 # How often the simulated clock catches up with the wall clock (it only moves by itself when a
 # timer fires). Dates on the page are at most this late.
@@ -15,8 +16,8 @@ CLOCK_STEP = 1.0
 
 
 class Redraw:
-    """The page redraws only when told (``Preview.refresh``): the bot tells ``delivered`` after
-    each delivery, computers' moves and timers included, and ``run`` redraws once per burst."""
+    """The page redraws only when told (``page.publish``): the bot tells ``delivered`` after each
+    delivery, computers' moves and timers included, and ``run`` redraws once per burst."""
 
     def __init__(self) -> None:
         self._wanted = asyncio.Event()
@@ -29,11 +30,7 @@ class Redraw:
         while True:
             await self._wanted.wait()
             self._wanted.clear()
-            # A delivery during a click (SetupError: the click holds the simulation): the click's
-            # own update shows it once the bot is done, and a redraw after it would only make the
-            # page's next click stale. A bot busy past the settle timeout: the next delivery redraws.
-            with contextlib.suppress(SetupError, TimeoutError):
-                await preview.refresh()
+            publish(preview)
 
 
 def start_clock_today(env: Env) -> None:

@@ -17,6 +17,8 @@ from bot.client import bot_for
 from bot.config import Settings
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.playground.live import Redraw, WallClock, keep_wall_time, start_clock_today
+from bot.playground.page import SeenControls
+from bot.playground.typed import TypedCommands
 from bot.playground.world import DISCORD_LOCALES, World, build_world, language_command, welcome
 
 # The longest a click may keep the bot busy (the Rummikub solver, a picture) before the page
@@ -63,6 +65,7 @@ async def open_playground(
     # world's own (its language).
     world = build_world(env, language)
     bot.tree.add_command(language_command(world))
+    TypedCommands(env, bot, world, redraw.delivered)
     await env.start()
     try:
         with env.time_context():
@@ -74,6 +77,7 @@ async def open_playground(
                 locale=DISCORD_LOCALES[language],
                 timezone=local_timezone(),
             )
+            SeenControls(preview)  # hooks itself into the page's publications and clicks
             async with preview:
                 helpers = [asyncio.create_task(redraw.run(preview)), asyncio.create_task(keep_wall_time(env))]
                 try:

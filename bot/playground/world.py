@@ -74,13 +74,14 @@ class World:
 def build_world(env: Env, language: str = DEFAULT_LANGUAGE) -> World:
     """The server, its channel and its people, their DMs closed: a hand then reaches its
     player on the table's **My hand** button and the closed-DM note, which the page shows
-    (it shows one channel, never DMs). The server and the people's Discord are in ``language``."""
+    (it shows one channel, never DMs). You own the server, as whoever starts the bot owns the
+    server they add it to: ``/settings`` (Manage Server) is yours. The server and the people's
+    Discord are in ``language``."""
     locale = DISCORD_LOCALES[language]
-    guild = env.create_guild(SERVER, preferred_locale=locale)
+    users = [env.create_user(name.lower(), global_name=name) for name in (YOU, *FRIENDS)]
+    guild = env.create_guild(SERVER, owner=users[0], preferred_locale=locale)
     channel = guild.create_text_channel(CHANNEL, topic=t(language, "playground.channel_topic"))
-    people = tuple(
-        guild.add_member(env.create_user(name.lower(), global_name=name)) for name in (YOU, *FRIENDS)
-    )
+    people = tuple(guild.add_member(user) for user in users)
     for person in people:
         close_dms(env, person)
     return World(env, guild, channel, people, ClientLocale(env, locale))

@@ -232,3 +232,7 @@ class CommunityStore:
             (user_id, user_id, user_id),
         )
         return [span, kept]
+
+    async def dms_closed(self, user_id: int) -> bool:
+        """Whether the player's DMs refused the bot when it last tried them (``closed_dms``)."""
+        return bool(await self._db.fetch("SELECT 1 FROM closed_dms WHERE user_id = ?", (user_id,)))

@@ -14,6 +14,7 @@ from tests.bot.bue_driver import BueDriver
 from tests.bot.driver import components
 from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
 from tests.bot.test_bue_play import ephemeral_text
+from tests.bot.test_rumbugz_play import RumBugzDriver, oracle_move
 from tests.bot.test_rummikub_play import RummikubDriver
 
 PAUSE = 2.0  # the default pause before a computer moves
@@ -214,3 +215,33 @@ async def test_a_private_copy_of_the_table_opens_its_panel_after_the_computers_m
     assert "Pick the rack tiles you want to lay" in ephemeral_text(panel), ephemeral_text(panel)
     refused = await you.click(other_copy, label="Draw")
     assert "out of date" in ephemeral_text(refused)
+
+
+async def test_a_computers_turn_of_several_steps_is_paced_as_one(simcord_env, database):
+    """Issue 39: a RumBugz computer's turn (its draw, lays, changes, discard) waits a whole pause
+    before its first step and a share of it (``STEP_SHARE``, a quarter) before each next one, so a
+    person waits about a pause per computer's turn, not one per step."""
+    driver = RumBugzDriver(simcord_env, database, players=1)
+    await open_with_computers(driver, 1, rounds=1)
+    tick = PAUSE / 8
+
+    def gaps() -> tuple[list[float], list[float]]:
+        """The computer's waits before the first step of its turns, and before their next steps."""
+        moves = driver.query("SELECT seat, at FROM actions WHERE game_id = ? ORDER BY number", driver.game_id)
+        first: list[float] = []
+        following: list[float] = []
+        for (previous_seat, previous_at), (seat, at) in itertools.pairwise(moves):
+            if seat == 1:
+                (following if previous_seat == 1 else first).append(at - previous_at)
+        return first, following
+
+    while min(map(len, gaps())) < 3 and not driver.state().finished:
+        seat, action = oracle_move(driver.state())
+        if seat == 0:
+            await driver.play(seat, action)
+        else:
+            await simcord_env.advance_time(tick)
+    first, following = gaps()
+    assert min(len(first), len(following)) >= 3, (first, following)
+    assert all(gap >= PAUSE for gap in first), first
+    assert all(gap <= PAUSE / 2 for gap in following), following

@@ -9,12 +9,12 @@ import re
 import signal
 import sqlite3
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-import simcord
 
 from bot.config import Settings
-from bot.playground import playground_settings
+from bot.playground import live, playground_settings
 from bot.playground.serve import open_playground
 from bot.playground.world import CHANNEL, FRIENDS, SERVER, YOU
 from tests.bot.test_bue_play import ephemeral_text
@@ -85,13 +85,13 @@ async def test_dms_are_closed_so_the_hand_is_on_the_page(tmp_path, monkeypatch):
 
 async def test_a_computers_move_redraws_the_page_by_itself(tmp_path, monkeypatch):
     refreshes: list[str] = []
-    real_refresh = simcord.Preview.refresh
+    real_publish = live.publish
 
-    async def counted(preview):
+    def counted(preview):
         refreshes.append(preview.env.now().isoformat())
-        await real_refresh(preview)
+        real_publish(preview)
 
-    monkeypatch.setattr(simcord.Preview, "refresh", counted)
+    monkeypatch.setattr(live, "publish", counted)
     settings = settings_in(tmp_path, monkeypatch, robot_pause=0.01)
     async with open_playground(settings) as playground:
         await begin(playground, "rummikub", computers=1)
@@ -126,15 +126,22 @@ async def test_a_restart_is_a_fresh_world_and_database_as_the_page_says(tmp_path
 
 
 def test_without_a_token_python_m_bot_is_the_playground_until_ctrl_c(tmp_path):
-    bot = start_playground(tmp_path)
+    """The README's first command, where no browser can open (no screen): it says where to point
+    one (issue 39)."""
+    bot = start_playground(tmp_path, browser=True, DISPLAY="", WAYLAND_DISPLAY="")
     assert bot.stdout is not None
-    first = [bot.stdout.readline() for _ in range(5)]
+    first = [bot.stdout.readline() for _ in range(9)]
     bot.send_signal(signal.SIGINT)
     rest, _ = bot.communicate(timeout=60)
     assert bot.returncode == 0, rest
     assert first[0].startswith("No Discord token is set, so this is the playground")
-    assert ADDRESS.search(first[1])
-    assert "DISCORD_TOKEN" in "".join(first[3:])
+    address = ADDRESS.search(first[1])
+    assert address
+    assert "DISCORD_TOKEN" in "".join(first[3:5])
+    no_browser = "".join(first[5:]).strip()
+    assert no_browser.startswith("No browser opens from here"), first
+    port = urlsplit(address.group(0)).port
+    assert f"ssh -L {port}:127.0.0.1:{port}" in no_browser
     assert "The playground has stopped." in rest and "Traceback" not in rest
     assert (tmp_path / "data" / "playground.sqlite3").exists()
 
@@ -215,3 +222,28 @@ async def test_a_lobby_posted_anew_in_the_playground_points_below_without_a_link
         assert channel.last_message.id != lobby.id
         old = next(message for message in channel.history() if message.id == lobby.id)
         assert old.content == t("en", "lobby.moved_below") and "discord.com" not in old.content
+
+
+async def test_you_own_the_server_and_a_command_typed_whole_is_answered(tmp_path, monkeypatch):
+    """Issue 39: ``/settings`` was missing for everyone (nobody had Manage Server), and
+    ``/settings sh`` typed whole and sent went out as chat, unanswered."""
+    async with open_playground(settings_in(tmp_path, monkeypatch)) as playground:
+        you, friend = playground.world.people[:2]
+        channel = playground.world.channel
+        assert "settings show" in you.available_commands(channel)
+        assert "settings show" not in friend.available_commands(channel)
+        shown = await you.slash(channel, "settings show")
+        assert shown.response.ephemeral and shown.response.embeds
+
+        for typed, meant in [("/settings sh", "`/settings show`"), ("/rummikub", "`/rummikub start`")]:
+            sent = await you.send(channel, typed)
+            await playground.env.settle()
+            reply = channel.last_message
+            assert reply.author.bot and reply.reference.message_id == sent.id
+            assert "went out as a message" in reply.content and meant in reply.content
+        await you.send(channel, "/dance")
+        await playground.env.settle()
+        assert "`/help` lists the games" in channel.last_message.content
+        await friend.send(channel, "hello")
+        await playground.env.settle()
+        assert channel.last_message.content == "hello"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bot.i18n import t
-from bot.playground.world import ClientLocale
+from bot.playground.world import ClientLocale, close_dms
 from tests.bot.bue_driver import BueDriver
 from tests.bot.forging import forge_slash
 
@@ -115,3 +115,20 @@ async def test_preferences_in_every_language(simcord_env, database):
         embed = shown.response.embeds[0]
         assert embed.title == t(locale[:2], "preferences.title")
         assert embed.fields[2].value == t(locale[:2], "preferences.ping.on")
+
+
+async def test_preferences_show_says_the_button_brings_the_hand_when_dms_are_closed(simcord_env, database):
+    """Issue 39: "your hand comes by DM" was said to a player whose DMs refuse the bot."""
+    driver = BueDriver(simcord_env, database, players=2)
+    anna, bruno = driver.members
+    close_dms(simcord_env, bruno)
+    await driver.open()
+
+    def dm_hand(answer) -> str:
+        (field,) = [f for f in answer.response.embeds[0].fields if f.name == "Hand by DM"]
+        return field.value
+
+    opened = dm_hand(await anna.slash(driver.channel, "preferences show"))
+    assert opened.startswith("Yes: your hand comes by DM")
+    closed = dm_hand(await bruno.slash(driver.channel, "preferences show"))
+    assert "DMs are closed" in closed and "**My hand** button" in closed

@@ -69,11 +69,14 @@ async def test_stats_history_and_charts_after_two_matches(simcord_env, database,
     embed = stats.response.embeds[0]
     values = field_values(embed)
     assert NAMES[0] in embed.title and "Bué" in embed.title
-    assert values["Matches"] == "2"
+    assert values["Matches played"] == "2"
     assert values["Wins"].startswith(f"{wins[0]} (")
     assert values["Best match total"] == str(wins[1])
-    assert values["Bué"] == str(feats.get("bue", 0)) and values["SuperBué"] == str(feats.get("superbue", 0))
-    assert "in 2 matches" in values["Rating (mu − 3σ)"]
+    assert values["Bués made (exactly 50)"] == str(feats.get("bue", 0))
+    assert values["SuperBués made (50 in gold)"] == str(feats.get("superbue", 0))
+    # A rating a player reads, explained once, not the model's formula.
+    assert "in 2 matches" in values["Skill rating"] and "starts at 0" in values["Skill rating"]
+    assert not any("mu" in name for name in values)
     assert len(values["Last results"].splitlines()) == 2
     assert embed.image.url == "attachment://rating.png"
 
@@ -93,8 +96,8 @@ async def test_stats_history_and_charts_after_two_matches(simcord_env, database,
     italian()
     stats = await driver.members[1].slash(driver.channel, "stats", player=anna.user)
     values = field_values(stats.response.embeds[0])
-    assert values["Sfide"] == "2" and "Ultimi risultati" in values
-    assert "Bué" in values["Punteggio di abilità (mu − 3σ)"]
+    assert values["Sfide giocate"] == "2" and "Ultimi risultati" in values
+    assert "Bué" in values["Punteggio di abilità"]
     history = await anna.slash(driver.channel, "history", game="bue")
     assert history.response.embeds[0].title == "📜 Ultime sfide: Bué"
     assert "[risultati](" in history.response.embeds[0].description

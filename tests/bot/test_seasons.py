@@ -61,7 +61,7 @@ async def test_a_closed_season_keeps_its_standings_while_later_matches_count_in_
         (f.name, f.value) for f in closed_stats.response.embeds[0].fields
     ]
     assert stats_again.response.embeds[0].title.endswith("· Spring 2025")
-    assert dict((f.name, f.value) for f in stats_again.response.embeds[0].fields)["Matches"] == "2"
+    assert dict((f.name, f.value) for f in stats_again.response.embeds[0].fields)["Matches played"] == "2"
 
     now = await anna.slash(driver.channel, "leaderboard", game="bue")
     assert now.response.embeds[0].title.endswith("· Summer")

@@ -239,3 +239,32 @@ def test_the_closed_dm_note_names_the_hand_button_players_see(game, button, lang
     adapter = importlib.import_module(f"bot.games.{game}").ADAPTER
     note = t(language, adapter.dm_closed_key, mention="@anna")
     assert f"**{t(language, button)}**" in note
+
+
+# ---------------------------------------------------------------------- a closed table
+
+
+@pytest.mark.parametrize("kind", ["bue", "seriebum", "rummikub", "rumbugz"])
+async def test_a_table_closed_by_an_abort_names_no_move_still_awaited(simcord_env, database, kind):
+    """Issue 39: after an abort, Serie Bum!'s closed table still read "⏳ Anna: flip a tile"."""
+    from tests.bot.test_every_interaction_answered import DRIVERS
+
+    driver = DRIVERS[kind](simcord_env, database)
+    await driver.open()
+    assert "⏳" in message_text(driver.table_message())  # the running table names whom it awaits
+    question = await driver.members[0].slash(driver.channel, f"{kind} abort")
+    await driver.members[0].click(question.response, label="Abort")
+    assert driver.status() == "aborted"
+    closed = driver.table_message()
+    text = message_text(closed)
+    assert "⏳" not in text and "Waiting for" not in text and "flip a tile" not in text, text
+    assert not components(closed)
+
+
+def message_text(message) -> str:
+    """Everything a message says in words: its content, and its embeds' title, text and fields."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+        parts += [f"{field.name} {field.value}" for field in embed.fields]
+    return "\n".join(parts)

@@ -8,6 +8,7 @@ from dataclasses import fields
 from types import SimpleNamespace
 
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from PIL import Image
 
 from bot import charts, records
@@ -16,7 +17,7 @@ from bot.games.bue import ADAPTER as BUE
 from bot.games.rumbugz import ADAPTER as RUMBUGZ
 from bot.games.rummikub import ADAPTER as RUMMIKUB
 from bot.games.seriebum import ADAPTER as SERIEBUM
-from bot.render import faces_in
+from bot.render import DESKTOP, PHONE, SMALLEST_GLYPH, faces_in
 from bot.store import GameRow, SeatRow
 from bot.tables import LoadedGame
 from games.core import Event
@@ -112,9 +113,50 @@ def test_the_winner_is_starred_in_the_legend_and_ten_players_stay_apart():
     assert len(looks) == 10  # colour, marker and line style together tell every player apart
 
 
-def test_a_rating_chart_is_a_small_png():
+def test_a_rating_chart_is_a_png_twice_the_size_discord_shows():
     chart = charts.RatingChart([("Bué", [0.0, 1.5, 3.2]), ("Rummikub", [0.0, -0.4])], "Match", "Rating")
-    assert png_size(charts.draw_ratings(chart)) == (600, 260)
+    assert png_size(charts.draw_ratings(chart)) == (2 * DESKTOP.width, 2 * 220)
+
+
+def test_the_rating_after_one_match_is_drawn_from_the_start_along_whole_matches():
+    """Issue 39: one match drew a lone dot on an axis reading 0.95 ... 1.05."""
+    figure = charts.rating_figure(charts.RatingChart([("Bué", [0.0, 3.4])], "Matches played", "Skill rating"))
+    FigureCanvasAgg(figure).draw()
+    (axes,) = figure.axes
+    low, high = axes.get_xlim()
+    shown = [tick for tick in axes.get_xticks() if low <= tick <= high]
+    assert shown == [0, 1]
+    assert list(axes.lines[0].get_xdata()) == [0, 1]
+
+
+@pytest.mark.parametrize("box", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_rating_charts_text_reads_at_the_size_discord_shows_it(box):
+    """Every text of the chart (ticks, axis names, games) is drawn at one size: its digits reach
+    the smallest the table pictures may show (``SMALLEST_GLYPH``) once scaled to ``box``."""
+    from matplotlib.text import Text
+    from matplotlib.textpath import TextPath
+
+    series = [("Bué", [0.0, 1.5, 3.2]), ("Serie Bum!", [0.0, -0.4])]
+    chart = charts.RatingChart(series, "Sfide giocate", "Punteggio di abilità")
+    figure = charts.rating_figure(chart)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    (axes,) = figure.axes
+    texts = [axes.xaxis.label, *axes.get_legend().get_texts()]
+    texts += [title for title in axes.findobj(Text) if title.get_text() == chart.y_label]
+    for axis, (low, high) in ((axes.xaxis, axes.get_xlim()), (axes.yaxis, axes.get_ylim())):
+        ticks = axis.get_major_ticks()
+        texts += [tick.label1 for tick in ticks if low <= tick.get_loc() <= high]
+    assert len(texts) >= 8 and {text.get_fontsize() for text in texts} == {charts.RATING_FONT}
+    pixels = charts.RATING_FONT * charts.DPI / 72
+    digits = TextPath((0, 0), "0123456789", size=pixels).get_extents().height
+    size = png_size(charts.draw_ratings(chart))
+    assert digits * box.scale(size) >= SMALLEST_GLYPH[box]
+    # Nothing is cut off at the figure's edges.
+    renderer = canvas.get_renderer()
+    for text in texts:
+        extent = text.get_window_extent(renderer)
+        assert extent.x0 >= 0 and extent.x1 <= size[0] and extent.y0 >= 0 and extent.y1 <= size[1], text
 
 
 def test_a_chart_drawn_after_others_shows_what_it_shows_drawn_first(monkeypatch):
