@@ -108,8 +108,9 @@ def plan_robot_moves(
 ) -> list[Timer]:
     """A move timer per computer seat with a decision open, after a pause so people can follow;
     a computer whose turn goes on (``stepping``, see ``Game.turn_goes_on``) takes its next step
-    after a share of it (``STEP_SHARE``); a computer whose decision did not change keeps the time it had. None is due
-    before ``hold`` seconds from now: what the move showed stays in view that long."""
+    after a share of it (``STEP_SHARE``); a computer whose decision did not change keeps the time
+    it had. None is due before ``hold`` seconds from now: what the move showed stays in view that
+    long."""
     kept = {timer.seat: timer for timer in previous if timer.kind == ROBOT_MOVE}
     changed = set(changed)
     planned = []
