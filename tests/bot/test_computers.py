@@ -39,6 +39,10 @@ def computer_seats(driver: Any) -> set[int]:
     }
 
 
+# The person's turns of a Rummikub game against two computers, each after both computers' turns.
+PERSON_TURNS = 6
+
+
 async def let_computers_play(driver: Any, env: Any) -> None:
     """Wait, as people do, while only computers have a decision to make."""
     robots = computer_seats(driver)
@@ -92,7 +96,7 @@ async def test_computers_sit_beside_their_host_who_cannot_leave_them_alone(simco
 @pytest.mark.simcord(settle_timeout=30)
 async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, database):
     driver = BueDriver(simcord_env, database, players=1)
-    await open_with_computers(driver, 2, target=30)
+    await open_with_computers(driver, 2, target=10)
     rng = random.Random(7)
     robots = computer_seats(driver)
     assert robots == {1, 2}
@@ -105,7 +109,7 @@ async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, 
         person_moves += 1
         driver.assert_table_shows_only_public_cards()
     game = driver.state()
-    assert game.finished and max(game.totals()) >= 30
+    assert game.finished and max(game.totals()) >= 10
     assert person_moves > 0
     # Computers get no DMs and are never pinged; they are rated as their level, off the leaderboard.
     assert "🤖" in driver.table_message().embeds[0].fields[1].name
@@ -118,22 +122,28 @@ async def test_one_person_and_two_computers_play_a_whole_bue_match(simcord_env, 
     assert robot_actions > person_moves
 
 
-async def test_one_person_and_two_computers_play_a_rummikub_round(simcord_env, database):
+async def test_one_person_and_two_computers_take_turns_at_rummikub(simcord_env, database):
+    """The computers play their turns and hand back, turn after turn (a whole game against a
+    computer is played in the browser, tests/playground/test_to_the_end.py)."""
     driver = RummikubDriver(simcord_env, database, players=1)
     await open_with_computers(driver, 2)
-    while not driver.state().finished:
+    robot_actions = None
+    for _ in range(PERSON_TURNS):
         await let_computers_play(driver, simcord_env)
         game = driver.state()
         if game.finished:
             break
         assert game.turn == 0
+        played = driver.query("SELECT COUNT(*) FROM actions WHERE seat IN (1, 2)")[0][0]
+        assert robot_actions is None or played >= robot_actions + 2  # both, since the person's turn
+        robot_actions = played
         play = game.best_play(0)
         if play is None:
             await driver.members[0].click(driver.table_message(), label="Draw")
         else:
             await driver.members[0].slash(driver.channel, "rummikub play", tiles=" ".join(play["tiles"]))
         driver.assert_table_shows_only_the_table()
-    assert driver.state().finished
+    assert driver.query("SELECT COUNT(*) FROM actions WHERE seat = 0")[0][0] >= PERSON_TURNS
 
 
 async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(simcord_env, database, make_bot):

@@ -1,7 +1,8 @@
 """Every game played to its end in the playground, in Chromium, by a person who clicks as fast as
 the page lets them, on their own turns and while the computers move (issue 39): the page never
 locks up and is never reloaded, and a click it refuses is always one on a button that changed
-under the pointer. Screenshots at each game's start, middle and end are left in
+under the pointer. On the way, a RumBugz lay is put together Bug by Bug in the panel's menus.
+Screenshots at each game's start, middle and end are left in
 artefacts/playground/ for people to look at; each test prints its count of clicks."""
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ import pytest
 from tests.playground.player import Player, skip_without_a_browser
 
 skip_without_a_browser()
-from tests.playground.turns import bue_turn, rumbugz_turn, rummikub_draw, rummikub_turn, serie_bum_turn  # noqa: E402
+from tests.playground.turns import (  # noqa: E402
+    RumBugzTurns,
+    bue_turn,
+    rummikub_draw,
+    rummikub_turn,
+    serie_bum_turn,
+)
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -75,7 +82,7 @@ MATCHES = [
         "RumBugz · round",
         1,
         re.compile(r"Anna: draw from the bag"),
-        rumbugz_turn,
+        RumBugzTurns(),
         {"rounds": 1},
         hand="My hand",
     ),
@@ -84,9 +91,10 @@ MATCHES = [
 
 @pytest.fixture
 def pace() -> dict[str, str]:
-    """Computers as quick as the other browser tests', and the time a move stays in view before
-    they move (Serie Bum!'s tiles covered again) a second rather than five: whole games are long."""
-    return {"ROBOT_PAUSE": "0.2", "VIEW_PAUSE": "0.4"}
+    """Quick computers, and a move's outcome kept in view (Serie Bum!'s tiles covered again) a fifth
+    of a second rather than five: whole games are long, and a person's clicks still fall among the
+    computers' moves, each drawn and published as it is made."""
+    return {"ROBOT_PAUSE": "0.1", "VIEW_PAUSE": "0.2"}
 
 
 @pytest.mark.parametrize("match", MATCHES, ids=[match.game for match in MATCHES])
@@ -105,3 +113,5 @@ def test_a_game_played_to_its_end_as_fast_as_a_person_clicks(open_page, match: M
     you.never_locked()
     print(f"{match.game}: {you.clicks} clicks, {you.refused} refused on a changed button, 0 lock-ups")
     assert decisions and you.clicks > decisions
+    if isinstance(match.turn, RumBugzTurns):
+        assert match.turn.laid, "no lay was possible in the whole game"

@@ -83,15 +83,79 @@ def rummikub_draw(you: Player, table: Callable[[], Any]) -> None:
     you.click(table, re.compile(r"Draw|Pass"))
 
 
-def rumbugz_turn(you: Player, table: Callable[[], Any]) -> None:
-    """A draw from the bag, then the first number of the hand discarded."""
-    you.click(table, "Draw from the bag")
-    hand = you.pinned(you.panel())
-    expect(hand).to_contain_text(re.compile(r"Your Bugz|not running any more"))
-    if "not running" in hand.inner_text():  # a copy of the table from before the round ended
-        return
-    if not you.button(hand, "Discard").count():  # the draw ended the round
-        return
-    you.click(hand, "Discard")
-    you.click(hand, NUMBER_BUTTON)
-    expect(hand).to_contain_text("Anna discards")
+def open_menu(you: Player, menu: object) -> None:
+    """Opens a menu as a player does, and checks it is still open once the page has drawn its
+    pictures again (SimCord's preview closes a menu that a re-render moved out of the window)."""
+    you.drawn()
+    menu.locator(".select-trigger").click()
+    you.pictures_shown()
+    expect(menu).to_have_class(re.compile(r"\bis-open\b"))
+
+
+def lay_bug_by_bug(you: Player, panel: object) -> None:
+    """The first suggested lay, put together by hand: its kind's button, its Bugz ticked one by one
+    in the hand's menu, each PLYT's number in its own menu, then Lay it."""
+    suggested = panel.locator(".preview-select", has_text="Suggested")
+    open_menu(you, suggested)
+    kind, bugz = suggested.locator(".select-option").first.inner_text().split(": ", 1)
+    suggested.locator(".select-trigger").click()  # read, not taken: closed again
+    you.click(panel, re.compile(rf"^{kind}$"))
+    wanted = bugz.split(" · ")
+
+    # Pinned: once a Bug is ticked, the menu shows it instead of its placeholder.
+    hand = panel.locator(".preview-select", has_text="Bugz from your hand")
+    hand = panel.locator(f'.preview-select[data-control-key="{hand.get_attribute("data-control-key")}"]')
+    options = hand.locator(".select-option")
+    offered = [
+        (options.nth(i).get_attribute("data-value"), options.nth(i).inner_text().strip())
+        for i in range(options.count())
+    ]
+    ticked = []
+    for bug in wanted:
+        label = bug.split("=")[0]  # "PLYT=8": a PLYT, whose number comes next
+        value = next(value for value, text in offered if text == label)
+        offered.remove((value, label))
+        ticked.append(value)
+    you.pick(hand, ticked)
+    expect(panel).to_contain_text(f"Kind: {kind}")
+
+    plyt_numbers = [bug.split("=")[1] for bug in wanted if bug.startswith("PLYT=")]
+    for number, stands_for in enumerate(plyt_numbers, start=1):
+        plyt = panel.locator(".preview-select", has_text=f"PLYT {number} stands for")
+        you.pick(plyt, [stands_for])
+    expect(panel).to_contain_text("✅ Ready.")
+    you.look("ready")
+    you.click(panel, "Lay it")
+    expect(you.page.locator("#channel-message-list")).to_contain_text(
+        re.compile(r"Anna lays a (\w+ sequence|match)")
+    )
+    you.look("laid")
+
+
+class RumBugzTurns:
+    """A draw from the bag, then the first number of the hand discarded; once in the game, the
+    first time the hand can, a lay put together Bug by Bug before the discard."""
+
+    def __init__(self) -> None:
+        self.laid = False
+
+    def __call__(self, you: Player, table: Callable[[], Any]) -> None:
+        you.click(table, "Draw from the bag")
+        hand = you.pinned(you.panel())
+        expect(hand).to_contain_text(re.compile(r"Your Bugz|not running any more"))
+        if "not running" in hand.inner_text():  # a copy of the table from before the round ended
+            return
+        if not you.button(hand, "Discard").count():  # the draw ended the round
+            return
+        if not self.laid:
+            you.click(hand, "Lay a sequence")
+            panel = you.pinned(you.panel())
+            if "Lay a sequence:" in panel.inner_text():  # else a note: no sequence can be made now
+                lay_bug_by_bug(you, panel)
+                self.laid = True
+                hand = panel
+            if not you.button(hand, "Discard").count():  # the lay emptied the hand
+                return
+        you.click(hand, "Discard")
+        you.click(hand, NUMBER_BUTTON)
+        expect(hand).to_contain_text("Anna discards")
