@@ -100,8 +100,9 @@ async def test_a_computers_move_redraws_the_page_by_itself(tmp_path, monkeypatch
         if "🎲" not in str([c.emoji for row in table.components for c in row.children]):
             pytest.fail("the table has no Draw button")
         await you.click(table, label="Draw")  # the computer's turn now (or after its own move)
-        # No click, no call from the test: the computer's timer fires, and the page redraws.
-        for _ in range(600):
+        # No click, no call from the test: the computer's timer fires, and the page redraws (a
+        # bound of minutes on the wait alone, for a machine whose cores are busy).
+        for _ in range(6000):
             if refreshes and games_moves(settings) >= 2:
                 break
             await asyncio.sleep(0.05)

@@ -120,13 +120,17 @@ USE_MENU = """
   press("ArrowDown");
   if (!wrap().classList.contains("is-open")) throw new Error("the menu did not open");
   if (values === null) { press("Enter"); return true; }
+  let ticked = 0;
   for (const value of values) {
     const option = wrap().querySelector(`.select-option[data-value="${CSS.escape(value)}"]`);
     if (option === null) throw new Error(`no option ${value} in the menu`);
-    if (option.getAttribute("aria-selected") !== "true") option.click();
+    if (option.getAttribute("aria-selected") !== "true") { option.click(); ticked += 1; }
   }
-  // A menu of one choice takes it as it is clicked; one of several, once applied.
-  wrap().querySelector(".select-apply")?.click();
+  // A menu of one choice takes it as it is clicked; one of several, once applied. One that
+  // already shows the choice sends nothing: closed again, as a person would.
+  const apply = wrap().querySelector(".select-apply");
+  if (apply === null && ticked === 0) { press("Escape"); return false; }
+  apply?.click();
   return true;
 }
 """
@@ -374,7 +378,7 @@ class Player:
         self.to_the_bottom()
         self.clicks += 1
         outcome = self.act(lambda: menu.evaluate(USE_MENU, values))
-        assert outcome is not None and REFUSED not in outcome, outcome
+        assert outcome is None or REFUSED not in outcome, outcome  # None: it showed them already
 
     def command(self, name: str, **options: object) -> None:
         """``/name`` typed in the box and picked from its list, then its options, then sent."""
