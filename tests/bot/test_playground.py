@@ -34,11 +34,6 @@ def games_in(settings: Settings) -> list[tuple[str, str]]:
         return db.execute("SELECT kind, status FROM games").fetchall()
 
 
-def games_moves(settings: Settings) -> int:
-    with sqlite3.connect(settings.database) as db:
-        return db.execute("SELECT MAX(version) FROM games").fetchone()[0] or 0
-
-
 async def begin(playground, game: str, computers: int) -> None:
     you = playground.world.people[0]
     await you.slash(playground.world.channel, f"{game} start", computers=computers)
@@ -84,11 +79,11 @@ async def test_dms_are_closed_so_the_hand_is_on_the_page(tmp_path, monkeypatch):
 
 
 async def test_a_computers_move_redraws_the_page_by_itself(tmp_path, monkeypatch):
-    refreshes: list[str] = []
+    refreshes: list[float] = []
     real_publish = live.publish
 
     def counted(preview):
-        refreshes.append(preview.env.now().isoformat())
+        refreshes.append(preview.env.now().timestamp())
         real_publish(preview)
 
     monkeypatch.setattr(live, "publish", counted)
@@ -100,14 +95,22 @@ async def test_a_computers_move_redraws_the_page_by_itself(tmp_path, monkeypatch
         if "🎲" not in str([c.emoji for row in table.components for c in row.children]):
             pytest.fail("the table has no Draw button")
         await you.click(table, label="Draw")  # the computer's turn now (or after its own move)
-        # No click, no call from the test: the computer's timer fires, and the page redraws (a
-        # bound of minutes on the wait alone, for a machine whose cores are busy).
+        # No click, no call from the test: the computer's timer fires, it moves, and the page is
+        # redrawn after its move is delivered (a bound of minutes on the wait alone, for busy cores).
         for _ in range(6000):
-            if refreshes and games_moves(settings) >= 2:
+            moved = computers_move_at(settings)
+            shown = any("🤖 Hard 1" in message.content for message in playground.world.channel.history())
+            if moved is not None and shown and any(at >= moved for at in refreshes):
                 break
             await asyncio.sleep(0.05)
-        assert refreshes, "the page was not redrawn after the computer's move"
-        assert any("🤖 Hard 1" in message.content for message in playground.world.channel.history())
+        else:
+            pytest.fail(f"the page was not redrawn after the computer's move: {refreshes}")
+
+
+def computers_move_at(settings: Settings) -> float | None:
+    """When the computer (seat 1) last moved, if it did."""
+    with sqlite3.connect(settings.database) as db:
+        return db.execute("SELECT MAX(at) FROM actions WHERE seat = 1").fetchone()[0]
 
 
 async def test_a_restart_is_a_fresh_world_and_database_as_the_page_says(tmp_path, monkeypatch):
