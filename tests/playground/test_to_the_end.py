@@ -29,8 +29,6 @@ pytestmark = pytest.mark.xdist_group("browser")
 
 # Clicks on the table's hand button while the computers move, at most, between two of your turns.
 CLICKS_WHILE_WAITING = 1
-# Matches begun, at most, until one gives you a decision before it ends.
-MATCHES_BEFORE_YOUR_TURN = 3
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,8 @@ MATCHES = [
         2,
         re.compile(r"Anna is exchanging|Waiting for: .*Anna"),
         bue_turn,
-        {"target": 10},
+        # Past a Bué! (50), which can end a game at its deal, before any decision of yours.
+        {"target": 60},
         hand="My hand",
     ),
     Match(
@@ -102,22 +101,16 @@ def pace() -> dict[str, str]:
 @pytest.mark.parametrize("match", MATCHES, ids=[match.game for match in MATCHES])
 def test_a_game_played_to_its_end_as_fast_as_a_person_clicks(open_page, match: Match):
     you = Player(open_page, match.game, shots=f"end-{match.game}")
+    you.begin(match.name, match.computers, **match.options)
+    you.look("start")
     decisions = 0
-    # A match the computers end before your first decision (a Bué! in the first exchanges of a
-    # Bué to 10) is played again: the test is of a game you play in.
-    for _ in range(MATCHES_BEFORE_YOUR_TURN):
-        you.begin(match.name, match.computers, **match.options)
-        you.look("start")
-        while you.your_turn_or_the_end(
-            match.title, match.game, match.yours, match.hand, CLICKS_WHILE_WAITING
-        ):
-            turn = match.first_turn if match.first_turn and not decisions else match.turn
-            turn(you, lambda: you.table(match.title, match.game))
-            decisions += 1
-            if decisions == 3:
-                you.look("middle")
-        if decisions:
-            break
+    waiting = (match.title, match.game, match.yours, match.hand, CLICKS_WHILE_WAITING)
+    while you.your_turn_or_the_end(*waiting):
+        turn = match.first_turn if match.first_turn and not decisions else match.turn
+        turn(you, lambda: you.table(match.title, match.game))
+        decisions += 1
+        if decisions == 3:
+            you.look("middle")
     you.look("end")
     you.never_locked()
     print(f"{match.game}: {you.clicks} clicks, {you.refused} refused on a changed button, 0 lock-ups")
