@@ -57,7 +57,6 @@ PICTURES_SHOWN = """
   return pictures.every(image => image.complete && image.naturalWidth > 0);
 }
 """
-DECODED = "image => image.complete && image.naturalWidth > 0"
 # Once the page has drawn what it was given (two frames: a scroll's events, then its drawing).
 NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # The channel's window at the end of its messages.
@@ -210,8 +209,12 @@ class Player:
     def picture_decoded(self, picture: Any) -> None:
         """This picture has arrived: its natural size is known (before, the page lays out the box
         of its alt text)."""
-        picture.wait_for(state="visible", timeout=PATIENCE_MS)
-        self.page.wait_for_function(DECODED, arg=picture.element_handle(), timeout=PATIENCE_MS)
+        from playwright.sync_api import expect
+
+        # Found again at each look: a computer's move redraws the message, and its new picture
+        # replaces the one first found, which is never decoded once detached.
+        expect(picture).to_have_js_property("complete", True, timeout=PATIENCE_MS)
+        expect(picture).not_to_have_js_property("naturalWidth", 0, timeout=PATIENCE_MS)
 
     def to_newest(self) -> None:
         """As a player does before they look or open a menu: the page scrolled to its newest message."""
