@@ -156,9 +156,12 @@ async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(simcor
         game = driver.state()
         if 1 in game.to_act():
             if not restarted:
-                # The computer's move is due in two seconds: the bot goes down meanwhile.
+                # The computer's move is due in a few seconds: the process goes down meanwhile, and
+                # its sleeping timers with it (else SimCord, draining the old bot, would wait for
+                # the move on the wall clock, as a machine slower than the pause would play it).
                 assert driver.query("SELECT COUNT(*) FROM timers WHERE kind = 'robot'")[0][0] == 1
                 moves = driver.query("SELECT COUNT(*) FROM actions WHERE seat = 1")[0][0]
+                simcord_env.bot.timers.stop()
                 await simcord_env.restart_bot(make_bot())
                 restarted = True
                 await let_computers_play(driver, simcord_env)
