@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import random
 import secrets
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
@@ -73,7 +74,7 @@ class GameBot(commands.Bot):
             **self.client_options(settings),
         )
         self.settings = settings
-        self.seed_source = seed_source or (lambda: secrets.randbits(31))
+        self.seed_source = seed_source or deal_seeds(settings.deal_seed)
         self.game_extensions = tuple(extensions)
         # How the timers wait for the next due one (the playground's wall clock, see bot.playground.live).
         self.timer_sleep = timer_sleep
@@ -216,6 +217,7 @@ class GameBot(commands.Bot):
             await make_sure_answered(interaction)
         except Exception as error:
             await report_error(interaction, error)
+        self.tables.answered(interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         """A message in a server's channel, anyone's (the bot's own included): one more under the
@@ -238,6 +240,15 @@ class GameBot(commands.Bot):
     ) -> None:
         original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         await report_error(interaction, original)
+
+
+def deal_seeds(seed: int | None) -> Callable[[], int]:
+    """Where each game's seed comes from: a sequence drawn from ``seed`` (``DEAL_SEED``), the
+    same at every start; else the system's randomness."""
+    if seed is None:
+        return lambda: secrets.randbits(31)
+    drawn = random.Random(seed)
+    return lambda: drawn.getrandbits(31)
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

@@ -38,6 +38,9 @@ class Settings:
     # None: once, at start. Settings made in code (a test, SimCord's simulated clock) have None, and
     # the bot's configuration (``from_env``) HEARTBEAT_SECONDS.
     heartbeat_seconds: float | None = None
+    # Every game's deal drawn from this seed, for the same deals again (a bug report reproduced, a
+    # demonstration, a test of the playground); None: deals as random as they come.
+    deal_seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.shard_ids is not None and self.shard_count is None:
@@ -69,6 +72,7 @@ class Settings:
         count = os.environ.get("SHARD_COUNT", "").strip()
         ids = os.environ.get("SHARD_IDS", "").strip()
         port = os.environ.get("METRICS_PORT", "").strip()
+        deal_seed = os.environ.get("DEAL_SEED", "").strip()
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
             database=os.environ.get("DATABASE_URL", "").strip()
@@ -82,4 +86,5 @@ class Settings:
             shard_ids=tuple(int(shard) for shard in ids.split(",")) if ids else None,
             metrics_port=int(port) if port else None,
             heartbeat_seconds=HEARTBEAT_SECONDS,
+            deal_seed=int(deal_seed) if deal_seed else None,
         )

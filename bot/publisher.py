@@ -31,6 +31,7 @@ from bot.adapter import (
     component_view,
     loaded,
 )
+from bot.click_tokens import ClickTokens
 from bot.clock import is_quiet
 from bot.i18n import language_of, t
 from bot.lobby_message import lobby_message
@@ -174,6 +175,8 @@ class Publisher:
         self.locks = locks
         # Told once each delivery is done: a page that shows channels by itself redraws then.
         self.after_delivery = after_delivery
+        # The kept messages' edits go through a click's token when one is fresh (uncounted).
+        self.tokens = ClickTokens(now)
         self._store: Store | None = None
         self._retries: dict[int, asyncio.Task[None]] = {}
 
@@ -494,7 +497,7 @@ class Publisher:
                 old, gone = table.row.message_id, False
                 if old is not None and not due_for_repost(old, self.now(), self.traffic.after(table.row)):
                     try:
-                        await channel.get_partial_message(old).edit(**_body(rendered))
+                        await self._edit_kept(channel, old, table, publication, rendered)
                         self._counted(table)
                         return pending
                     except discord.HTTPException as error:
@@ -509,6 +512,22 @@ class Publisher:
                 pending = await self.store.outbox.mark_delivered(pending, repost.part())
             return await self._post_kept(channel, table, rendered, pending, repost)
         return pending
+
+    async def _edit_kept(
+        self,
+        channel: GameChannel,
+        message_id: int,
+        table: GameOrLobby,
+        publication: Publication,
+        rendered: Rendered,
+    ) -> None:
+        """Through a click's token when one is fresh (uncounted), else by the channel's edit."""
+        if self.tokens.holds(message_id):
+            if await self.tokens.edit(message_id, **_body(rendered)):
+                return
+            # Refused: the picture's file was read by the edit.
+            (rendered,) = await self.render_all([self._drawing(table, publication, None)])
+        await channel.get_partial_message(message_id).edit(**_body(rendered))
 
     async def _post_kept(
         self,

@@ -97,6 +97,19 @@ async def show_panel(
     await answer(interaction, content, **body)
 
 
+async def show_game_panel(
+    interaction: discord.Interaction, content: str | None = None, **body: Unpack[Body]
+) -> None:
+    """A game's private panel. Opened from its table, the click is answered by a deferred update of
+    the table and the panel comes as a follow-up: the click's token then edits the table, uncounted,
+    as moves are made from the panel (``bot.click_tokens``)."""
+    message = interaction.message
+    on_the_table = message is not None and message.guild is not None and not message.flags.ephemeral
+    if on_the_table and not interaction.response.is_done():
+        await interaction.response.defer()
+    await show_panel(interaction, content, **body)
+
+
 class NothingYet(GameError):
     """An empty answer (no match finished yet, say): a private note saying what to do, not a warning."""
 

@@ -342,6 +342,11 @@ class TableService:
         """A channel games are played in (a tournament's, a table's thread); None out of reach."""
         return await self.publisher.channel(channel_id)
 
+    def answered(self, interaction: discord.Interaction) -> None:
+        """A click is answered: when the answer updated the public message it was on, its token
+        edits that message from now on, uncounted (``bot.click_tokens``)."""
+        self.publisher.tokens.hold(interaction)
+
     async def forget_dm_closed(self, user_id: int) -> None:
         """The player looks at their hand, or joins a game: their DMs are tried again."""
         await self.store.games.forget_dm_closed(user_id)

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.bue import Bue
 from games.bue.cards import DECK
-from tests.bot.driver import TableDriver, components, move_of
+from tests.bot.driver import Opened, TableDriver, components, move_of
 
 
 class BueDriver(TableDriver[Bue]):
@@ -29,13 +29,13 @@ class BueDriver(TableDriver[Bue]):
 
     async def exchange_with_deck(self, seat: int, give: int) -> Any:
         member = self.members[seat]
-        panel = await member.click(self.table_message(), label="Exchange")
+        panel = Opened(await member.click(self.table_message(), label="Exchange"))
         await member.click(panel.response, custom_id=self.card_button(panel, "give", give))
         return await member.click(panel.response, label="The deck")
 
     async def exchange_with_player(self, seat: int, give: int, target: int, take: int) -> Any:
         member = self.members[seat]
-        panel = await member.click(self.table_message(), label="Exchange")
+        panel = Opened(await member.click(self.table_message(), label="Exchange"))
         await member.click(panel.response, custom_id=self.card_button(panel, "give", give))
         name, stand_in = self.query(
             "SELECT name, stand_in FROM seats WHERE game_id = ? AND seat = ?", self.game_id, target
@@ -46,7 +46,7 @@ class BueDriver(TableDriver[Bue]):
 
     async def reveal(self, seat: int, position: int) -> Any:
         member = self.members[seat]
-        panel = await member.click(self.table_message(), label="Reveal a card")
+        panel = Opened(await member.click(self.table_message(), label="Reveal a card"))
         return await member.click(panel.response, custom_id=self.card_button(panel, "reveal_card", position))
 
     async def play_one(self, rng: random.Random, seat: int | None = None) -> None:

@@ -27,6 +27,30 @@ NAMES = ("anna", "bruno", "carla", "dario", "elena", "fabio", "gina", "ivo", "le
 GameT = TypeVar("GameT", bound=Game)
 
 
+class Opened:
+    """What a click showed its user, ``response`` as it stands now, as for any click's result: a
+    click on a public message (the table, a lobby) that opens a private panel is answered by a
+    deferred update of that message (whose token then edits it uncounted: bot/click_tokens.py),
+    and the panel comes as its follow-up."""
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+
+    @property
+    def response(self) -> Any:
+        followups = self.result.followups
+        return followups[-1] if followups else self.result.response
+
+
+def refuse_edits(env: Any, channel_id: int, message_id: int | str, **error: Any) -> None:
+    """Discord refuses edits of the message with ``error`` (``times`` of them, once by default):
+    by the channel's route, and through a click's token (``@original``), which edits a table
+    when one is fresh (bot/click_tokens.py): 30046 caps the edits of an old message whoever
+    makes them."""
+    env.inject_error("PATCH", f"/channels/{channel_id}/messages/{message_id}", **error)
+    env.inject_error("PATCH", "/webhooks/*/messages/@original", **error)
+
+
 def components(message: Any) -> list[Any]:
     """The buttons and selects of a channel message or of an interaction's response."""
     message = getattr(message, "message", message)

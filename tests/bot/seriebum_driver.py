@@ -17,7 +17,7 @@ from games.seriebum import SerieBum
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, REARRANGE, STEAL
 from games.seriebum.series import Layout, blast_choices, single_choices, steal_choices, take_choices
 from games.seriebum.tiles import CELLS, JOLLY, RUBA, TILES, is_number, kind_of
-from tests.bot.driver import TableDriver, component_for, components, move_of
+from tests.bot.driver import Opened, TableDriver, component_for, components, move_of
 
 COLOUR_SQUARES = {"R": "🟥", "Y": "🟨", "W": "⬜", "B": "🟦"}
 
@@ -171,7 +171,7 @@ class SerieBumDriver(TableDriver[SerieBum]):
     async def open_panel(self, seat: int) -> Any:
         """The table's main button: Flip, Place the tiles, Steal a tile, Choose what blows up..."""
         button = component_for(self.table_message(), self.game_id, "panel")
-        result = await self.members[seat].click(self.table, custom_id=button.custom_id)
+        result = Opened(await self.members[seat].click(self.table, custom_id=button.custom_id))
         self.panels[seat] = result.response
         return result
 
@@ -192,8 +192,7 @@ class SerieBumDriver(TableDriver[SerieBum]):
         panel = self.panels.get(seat)
         if panel is None or not self._has(panel, kind, "gs"):
             if kind == "move" and self.state().phase == FLIP:
-                result = await member.click(self.table, label="Move tiles")
-                panel = result.response
+                panel = Opened(await member.click(self.table, label="Move tiles")).response
             else:
                 panel = (await self.open_panel(seat)).response
         chunk = index // 25

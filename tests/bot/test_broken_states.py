@@ -21,7 +21,7 @@ from bot.store.outbox import Outbox
 from bot.timers import TimerService
 from games.bue import Bue
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES, components
+from tests.bot.driver import NAMES, components, refuse_edits
 from tests.bot.test_computers import PAUSE, let_computers_play, open_with_computers
 from tests.bot.test_rummikub_play import RummikubDriver
 
@@ -376,8 +376,7 @@ async def test_a_table_edit_discord_failed_to_take_is_made_again_with_the_announ
     simcord_env, database, slow_retries
 ):
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
-    table_edits = f"/channels/{driver.channel.id}/messages/{driver.table_id()}"
-    simcord_env.inject_error("PATCH", table_edits, status=500, times=1)
+    refuse_edits(simcord_env, driver.channel.id, driver.table_id(), status=500)
     await driver.members[seat].slash(driver.channel, "rummikub draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
     assert lines_with(driver, drew) == 0

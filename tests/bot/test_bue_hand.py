@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.playground.world import DISCORD_LOCALES, ClientLocale
 from bot.render import Canvas
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import components
+from tests.bot.driver import Opened, components
 
 LANGUAGES = ["en", "it", "fr"]
 WORD_SPACE = 16
@@ -50,7 +50,7 @@ async def test_the_hand_the_panels_and_the_dm_show_the_cards_once(simcord_env, d
     assert_the_hand_is_the_picture_alone(driver, hand.response, seat, language)
 
     # The exchange panel: the prompt, the picture, and a button per hidden card named as in it.
-    panel = await member.click(driver.table_message(), label="Exchange")
+    panel = Opened(await member.click(driver.table_message(), label="Exchange"))
     assert panel.response.content == t(language, "bue.panel.give")
     assert_the_hand_is_the_picture_alone(driver, panel.response, seat, language)
     labels = [button.label for button in components(panel.response.message)]

@@ -9,13 +9,15 @@ import discord
 
 from bot.playground.world import close_dms
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES, components
+from tests.bot.driver import NAMES, Opened, components
 from tests.bot.forging import forge_click
 
 
 def ephemeral_text(result) -> str:
     """The click's private answer. A click on the table is first answered with the table's own
     update (which everyone sees, as they saw its edit): the private answer follows it."""
+    if isinstance(result, Opened):
+        result = result.result
     messages = [result.response, *result.followups] if result.response else result.followups
     private = [message for message in messages if message.ephemeral]
     public = [message for message in messages if not message.ephemeral]
@@ -100,7 +102,7 @@ async def test_the_game_survives_a_restart_and_finishes_with_the_same_buttons(
     game = driver.state()
     seat = game.turn
     member = driver.members[seat]
-    panel = await member.click(driver.table_message(), label="Exchange")
+    panel = Opened(await member.click(driver.table_message(), label="Exchange"))
     await member.click(panel.response, custom_id=driver.card_button(panel, "give", 1))
 
     await simcord_env.restart_bot(make_bot())
@@ -220,7 +222,7 @@ async def test_the_exchange_panel_is_a_button_per_hidden_card_under_the_hand(sim
     game = driver.state()
     seat = game.turn
     member = driver.members[seat]
-    panel = await member.click(driver.table_message(), label="Exchange")
+    panel = Opened(await member.click(driver.table_message(), label="Exchange"))
     assert panel.response.attachments, "the hand's picture"
     offered = components(panel.response.message)
     assert all(c.type == discord.ComponentType.button for c in offered), "no menu"
@@ -235,7 +237,7 @@ async def test_a_double_click_applies_once(simcord_env, database):
     await driver.open()
     seat = driver.state().turn
     member = driver.members[seat]
-    panel = await member.click(driver.table_message(), label="Exchange")
+    panel = Opened(await member.click(driver.table_message(), label="Exchange"))
     await member.click(panel.response, custom_id=driver.card_button(panel, "give", 0))
     buttons = [c for row in panel.response.message.components for c in row.children]
     deck_id = next(button.custom_id for button in buttons if button.label == "The deck")

@@ -25,7 +25,7 @@ from games.bue import Bue
 from games.rumbugz import RumBugz
 from games.rummikub import Rummikub
 from games.seriebum import SerieBum
-from tests.bot.driver import TableDriver, components, move_of
+from tests.bot.driver import TableDriver, components, move_of, refuse_edits
 from tests.bot.test_broken_states import SLOW_RETRIES, lines_with, rummikub_with_its_first_draw_to_come
 from tests.bot.test_bue_play import ephemeral_text
 from tests.bot.test_computers import PAUSE, let_computers_play
@@ -83,7 +83,7 @@ async def test_a_table_edit_refused_with_30046_posts_the_table_anew_once_and_ret
 ):
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     old = driver.table_id()
-    simcord_env.inject_error("PATCH", f"/channels/{driver.channel.id}/messages/{old}", **TOO_MANY_OLD_EDITS)
+    refuse_edits(simcord_env, driver.channel.id, old, **TOO_MANY_OLD_EDITS)
     await driver.members[seat].slash(driver.channel, "rummikub draw")
 
     new = driver.table_id()
@@ -126,7 +126,7 @@ async def test_a_crash_between_the_new_table_and_its_mark_does_not_post_it_twice
 ):
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     old = driver.table_id()
-    simcord_env.inject_error("PATCH", f"/channels/{driver.channel.id}/messages/{old}", **TOO_MANY_OLD_EDITS)
+    refuse_edits(simcord_env, driver.channel.id, old, **TOO_MANY_OLD_EDITS)
     marked = Outbox.mark_delivered
 
     async def killed_before_marking_the_table(self: Store, pending: Any, part: str) -> Any:
@@ -151,7 +151,7 @@ async def test_a_crash_between_the_new_table_and_keeping_its_id_posts_it_once_by
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
     old = driver.table_id()
     discord_keeps_one_message_per_nonce(monkeypatch)
-    simcord_env.inject_error("PATCH", f"/channels/{driver.channel.id}/messages/{old}", **TOO_MANY_OLD_EDITS)
+    refuse_edits(simcord_env, driver.channel.id, old, **TOO_MANY_OLD_EDITS)
 
     async def killed_before_keeping_it(self: Store, game_id: int, message_id: int) -> None:
         raise asyncio.CancelledError
@@ -171,9 +171,7 @@ async def test_an_old_table_discord_will_not_edit_is_deleted_when_it_is_retired(
     old_message = driver.table_message()
     # Discord refuses to show the move on the old table, and to retire it by an edit: it is
     # deleted, so that no button of a table that moved on is left to click.
-    simcord_env.inject_error(
-        "PATCH", f"/channels/{driver.channel.id}/messages/{old_message.id}", times=2, **TOO_MANY_OLD_EDITS
-    )
+    refuse_edits(simcord_env, driver.channel.id, old_message.id, times=2, **TOO_MANY_OLD_EDITS)
     await driver.members[seat].slash(driver.channel, "rummikub draw")
     assert old_message.id not in [message.id for message in driver.channel.history()]
     assert [message.id for message in table_messages(driver)] == [driver.table_id()]
@@ -185,8 +183,8 @@ async def test_old_buttons_answer_with_the_current_table(simcord_env, database):
     old_message = driver.table_message()
     # Discord refuses to show the move on the old table, and to retire it, by an edit or by
     # deleting it (a permission lost since): its buttons stay.
+    refuse_edits(simcord_env, driver.channel.id, old_message.id, times=2, **TOO_MANY_OLD_EDITS)
     where = f"/channels/{driver.channel.id}/messages/{old_message.id}"
-    simcord_env.inject_error("PATCH", where, times=2, **TOO_MANY_OLD_EDITS)
     simcord_env.inject_error("DELETE", where, status=403, code=50013, message="Missing Permissions")
     await driver.members[seat].slash(driver.channel, "rummikub draw")
     old_message = message_by_id(driver, old_message.id)
@@ -201,8 +199,9 @@ async def test_old_buttons_answer_with_the_current_table(simcord_env, database):
 
 async def test_a_table_edit_rate_limited_is_made_again_later(simcord_env, database, slow_retries, caplog):
     driver, seat, drew = await rummikub_with_its_first_draw_to_come(simcord_env, database)
-    table_edits = f"/channels/{driver.channel.id}/messages/{driver.table_id()}"
-    simcord_env.inject_error("PATCH", table_edits, status=429, message="You are being rate limited.")
+    refuse_edits(
+        simcord_env, driver.channel.id, driver.table_id(), status=429, message="You are being rate limited."
+    )
     await driver.members[seat].slash(driver.channel, "rummikub draw")
     assert driver.query("SELECT COUNT(*) FROM outbox")[0][0] == 1
     await simcord_env.advance_time(slow_retries[0] + 0.1)
@@ -255,9 +254,7 @@ async def test_a_lobby_refresh_refused_with_30046_answers_cleanly_and_posts_the_
     lobby = driver.channel.last_message
     panel = await host.click(lobby, label="Computers")
     add = next(c for c in components(panel.response) if ":lobby_add:" in c.custom_id)
-    simcord_env.inject_error(
-        "PATCH", f"/channels/{driver.channel.id}/messages/{lobby.id}", **TOO_MANY_OLD_EDITS
-    )
+    refuse_edits(simcord_env, driver.channel.id, lobby.id, **TOO_MANY_OLD_EDITS)
     added = await host.select(panel.response, ["hard"], custom_id=add.custom_id)
 
     assert "Computer added" in added.response.content and "went wrong" not in added.response.content
@@ -385,7 +382,7 @@ async def play_a_day(env: Any, driver: Any, faults: bool) -> list[int]:
         assert table_messages(driver)[-1].id == driver.table_id()
         turns.append(version)
         if faults:
-            env.inject_error("PATCH", f"{channel_posts}/*", **TOO_MANY_OLD_EDITS)
+            refuse_edits(env, driver.channel.id, "*", **TOO_MANY_OLD_EDITS)
             env.inject_error("POST", channel_posts, status=429, message="You are being rate limited.")
         await env.advance_time(3600 + 1)
     await env.advance_time(600)  # what Discord refused last is tried again
@@ -435,9 +432,7 @@ async def test_a_join_in_a_lobby_older_than_the_rule_is_confirmed_and_the_lobby_
 
 async def test_an_abort_discord_will_not_edit_into_the_table_is_said_below(simcord_env, database, caplog):
     driver, _, _ = await rummikub_with_its_first_draw_to_come(simcord_env, database)
-    simcord_env.inject_error(
-        "PATCH", f"/channels/{driver.channel.id}/messages/{driver.table_id()}", **TOO_MANY_OLD_EDITS
-    )
+    refuse_edits(simcord_env, driver.channel.id, driver.table_id(), **TOO_MANY_OLD_EDITS)
     question = await driver.members[0].slash(driver.channel, "rummikub abort")
     answer = await driver.members[0].click(question.response, label="Abort")
     assert "went wrong" not in ephemeral_text(answer)

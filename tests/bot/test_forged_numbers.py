@@ -18,7 +18,7 @@ import pytest
 
 from bot.games import bue, rumbugz, rummikub, seriebum
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import TableDriver, components, move_of
+from tests.bot.driver import Opened, TableDriver, components, move_of
 from tests.bot.forging import forge_click
 from tests.bot.seriebum_driver import SerieBumDriver
 from tests.bot.test_rumbugz_play import RumBugzDriver
@@ -57,7 +57,7 @@ async def shown_ids(driver: TableDriver[Any], member: Any) -> tuple[list[tuple[s
     for custom_id, component in list(found):
         # A table button may be a move of its own (a draw): the table has other buttons after it.
         if custom_id.startswith("gm:") and not component.disabled and driver.version() == version:
-            result = await member.click(table, custom_id=custom_id)
+            result = Opened(await member.click(table, custom_id=custom_id))
             if result.response is not None and result.response.ephemeral:
                 found += [(c.custom_id, c) for c in components(result.response) if move_of(c.custom_id)]
                 carrier = result.response.message

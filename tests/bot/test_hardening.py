@@ -15,7 +15,7 @@ from bot.playground.world import close_dms
 from bot.publisher import Publisher
 from bot.store import ChannelBusy, Store
 from tests.bot.bue_driver import BueDriver
-from tests.bot.driver import NAMES, component_for, components
+from tests.bot.driver import NAMES, Opened, component_for, components
 from tests.bot.forging import forge_click, forge_slash
 from tests.bot.seriebum_driver import MemoryPlayers, SerieBumDriver
 from tests.bot.test_bue_play import ephemeral_text
@@ -185,7 +185,8 @@ async def test_a_simultaneous_reveal_stays_open_to_who_has_not_chosen(simcord_en
         game = driver.state()
         await driver.exchange_with_deck(game.turn, 0)
     panels = [
-        await driver.members[seat].click(driver.table_message(), label="Reveal a card") for seat in (0, 1)
+        Opened(await driver.members[seat].click(driver.table_message(), label="Reveal a card"))
+        for seat in (0, 1)
     ]
     await driver.members[0].click(
         panels[0].response, custom_id=driver.card_button(panels[0], "reveal_card", 0)
@@ -352,12 +353,18 @@ async def test_a_draw_and_an_exchange_make_one_call_per_message_that_changed(sim
     await bue.open()
     member = bue.members[bue.state().turn]
     start = len(simcord_env.http_requests)
-    panel = await member.click(bue.table_message(), label="Exchange")
+    panel = Opened(await member.click(bue.table_message(), label="Exchange"))
     await member.click(panel.response, custom_id=bue.card_button(panel, "give", 0))
     await member.click(panel.response, label="The deck")
     calls = rest_calls_during(simcord_env, start)
-    # Two panel steps, then the answer, the table, the channel's line and the new hand.
-    assert len(calls) == 6, calls
+    # The click on the table answered by its deferred update and the panel as its follow-up, two
+    # panel steps, then the table (through the first click's token), the channel's line and the
+    # new hand: of which Discord counts only the last two.
+    assert len(calls) == 7, calls
+    (edit,) = [call for call in calls if call.startswith("PATCH")]
+    assert edit.startswith("PATCH /webhooks/") and edit.endswith("/messages/@original"), calls
+    counted = [call for call in calls if not call.split(" ")[1].startswith(("/interactions/", "/webhooks/"))]
+    assert len(counted) == 2, calls
     assert not [call for call in calls if call.startswith("GET") or "/users/" in call]
 
 

@@ -17,7 +17,7 @@ from bot.adapter import DrawnAt
 from games.core import JSON
 from games.rumbugz import RumBugz
 from games.rumbugz.bugz import KINDS, NUMBER_OF, candidate_lays, is_plyt, one_of_each
-from tests.bot.driver import NAMES, TableDriver, component_for, components, move_of
+from tests.bot.driver import NAMES, Opened, TableDriver, component_for, components, move_of
 from tests.bot.test_bue_play import ephemeral_text
 from tests.rumbugz.positions import arrange, seq
 
@@ -72,7 +72,7 @@ class RumBugzDriver(TableDriver[RumBugz]):
         or on the message ``on`` (a player's hand, which has the buttons of their next step)."""
         message = self.table_message() if on is None else on
         button = component_for(message, self.game_id, move)
-        return await self.members[seat].click(message, custom_id=button.custom_id)
+        return Opened(await self.members[seat].click(message, custom_id=button.custom_id))
 
     def menu(self, panel: Any, move: str, ending: str = "") -> Any:
         """The panel's select for ``move`` whose custom_id ends with ``ending``, if it shows one."""

@@ -9,7 +9,7 @@ import pytest
 
 from games.rummikub import Rummikub
 from games.rummikub.tiles import ALL_TILES
-from tests.bot.driver import TableDriver, components
+from tests.bot.driver import Opened, TableDriver, components
 from tests.conftest import BACKENDS
 
 
@@ -29,14 +29,18 @@ class RummikubDriver(TableDriver[Rummikub]):
         self.arrange(game)
         return game.turn, " ".join(game.racks[game.turn])
 
+    async def pick(self, member: Any, panel: Opened, code: str) -> None:
+        """Picks the rack's tile ``code`` in the play panel's menus."""
+        menus = [c for c in components(panel.response) if c.type.value == 3]
+        menu = next(m for m in menus if any(o.value.startswith(code + ":") for o in m.options))
+        value = next(o.value for o in menu.options if o.value.startswith(code + ":"))
+        await member.select(panel.response, [value], custom_id=menu.custom_id)
+
     async def play_with_buttons(self, seat: int, tiles: list[str]) -> Any:
         member = self.members[seat]
-        panel = await member.click(self.table_message(), label="Play tiles")
+        panel = Opened(await member.click(self.table_message(), label="Play tiles"))
         for code in tiles:
-            menus = [c for c in components(panel.response) if c.type.value == 3]
-            menu = next(m for m in menus if any(o.value.startswith(code + ":") for o in m.options))
-            value = next(o.value for o in menu.options if o.value.startswith(code + ":"))
-            await member.select(panel.response, [value], custom_id=menu.custom_id)
+            await self.pick(member, panel, code)
         return await member.click(panel.response, label="Play them")
 
 
@@ -121,7 +125,7 @@ async def test_the_play_panel_is_the_menu_naming_the_rack_s_tiles_with_no_pictur
     driver = RummikubDriver(simcord_env, database)
     await driver.open()
     seat = driver.state().turn
-    panel = await driver.members[seat].click(driver.table_message(), label="Play tiles")
+    panel = Opened(await driver.members[seat].click(driver.table_message(), label="Play tiles"))
     message = panel.response.message
     assert not message.embeds and not message.attachments
     assert "new sets worth 30 or more" in message.content
@@ -142,7 +146,7 @@ async def test_a_rack_of_more_than_25_tiles_is_offered_in_two_menus_and_the_seco
     game.racks[seat] += drawn
     driver.arrange(game)
     member = driver.members[seat]
-    panel = await member.click(driver.table_message(), label="Play tiles")
+    panel = Opened(await member.click(driver.table_message(), label="Play tiles"))
     menus = [c for c in components(panel.response) if c.type.value == 3]
     assert len(menus) == 2 and len({menu.custom_id for menu in menus}) == 2
     assert sum(len(menu.options) for menu in menus) == 30
@@ -195,7 +199,7 @@ async def test_a_restart_mid_round_is_finished_with_the_same_components(simcord_
         await driver.members[seat].click(driver.table_message(), label="Draw")
     table_id = driver.table_message().id
     seat = driver.state().turn
-    panel = await driver.members[seat].click(driver.table_message(), label="Play tiles")
+    panel = Opened(await driver.members[seat].click(driver.table_message(), label="Play tiles"))
     await simcord_env.restart_bot(make_bot())
     # The private panel opened before the restart still answers after it.
     menu = next(c for c in components(panel.response) if c.type.value == 3)

@@ -18,7 +18,7 @@ import pytest
 from bot.client import GameBot
 from bot.config import Settings
 from games.seriebum.engine import BUM_CHOICE, FLIP, PLACE, STEAL
-from tests.bot.driver import NAMES, components, move_of
+from tests.bot.driver import NAMES, Opened, components, move_of
 from tests.bot.seriebum_driver import Choose, MemoryPlayers, Move, SerieBumDriver, apply_move, hidden_tiles
 
 SEED = 2
@@ -35,6 +35,8 @@ def simcord_bot(database):
 
 
 def ephemeral_text(result) -> str:
+    if isinstance(result, Opened):
+        result = result.result
     messages = [result.response, *result.followups] if result.response else result.followups
     assert messages and all(message.ephemeral for message in messages), "expected an ephemeral answer"
     return "\n".join(message.content for message in messages)
@@ -98,7 +100,7 @@ async def check_steal_menu(driver: SerieBumDriver) -> None:
 
 async def check_move_menu(driver: SerieBumDriver) -> None:
     game = driver.state()
-    panel = await driver.members[game.turn].click(driver.table, label="Move tiles")
+    panel = Opened(await driver.members[game.turn].click(driver.table, label="Move tiles"))
     driver.panels[game.turn] = panel.response
     labels = option_labels(panel.response, "move")
     assert labels and all(
@@ -240,8 +242,8 @@ async def test_only_the_player_to_decide_can_act_and_a_stale_menu_is_refused(sim
     # Two BUM! menus opened on the same decision: once one is used, the other is out of date.
     await play_until(driver, MemoryPlayers(), lambda game, move: game.phase == BUM_CHOICE)
     chooser = driver.members[1 - driver.state().turn]
-    stale = await chooser.click(driver.table, label="Choose what blows up")
-    fresh = await chooser.click(driver.table, label="Choose what blows up")
+    stale = Opened(await chooser.click(driver.table, label="Choose what blows up"))
+    fresh = Opened(await chooser.click(driver.table, label="Choose what blows up"))
     select = components(fresh.response)[0].custom_id
     await chooser.select(fresh.response, ["1"], custom_id=select)
     after = driver.state().to_json()

@@ -9,7 +9,7 @@ import discord
 
 from bot.adapter import Click, DrawnAt, LoadedGame, Viewer, component_view
 from bot.games.bue.table import BueTable, card_label
-from bot.replies import language, show_panel
+from bot.replies import language, show_game_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
 
@@ -56,7 +56,7 @@ class BueAdapter(BueTable):
             if not s["revealed"]
         ]
         hand = await click.service.render(self.hand, view, viewer, table.drawn_at)
-        await show_panel(
+        await show_game_panel(
             click.interaction,
             viewer.t(prompt),
             embeds=hand.embeds,

@@ -21,7 +21,7 @@ from bot.games.rumbugz.steps import (
 )
 from bot.games.rumbugz.text import bug_text
 from bot.model import Match
-from bot.replies import language, show_panel, truncate
+from bot.replies import language, show_game_panel, truncate
 from games.core import JSON, Event, GameError
 from games.rumbugz.bugz import HIGHEST_NUMBER, LOWEST_NUMBER, Entry, is_plyt
 from games.rumbugz.engine import RumBugz
@@ -68,7 +68,7 @@ class RumBugzPanel:
         view = component_view(items) if items else None
         embeds = rendered.embeds if rendered else None
         file = rendered.file if rendered else None
-        await show_panel(interaction, truncate(content), embeds=embeds, file=file, view=view)
+        await show_game_panel(interaction, truncate(content), embeds=embeds, file=file, view=view)
 
     async def _play(self, click: Click, action: JSON | Callable[[Match[Any], int], JSON]) -> None:
         """Play a move, then show the player what it did and their hand with the next step's buttons."""

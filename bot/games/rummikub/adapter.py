@@ -11,7 +11,7 @@ import discord
 
 from bot.adapter import Click, LoadedGame, Viewer, component_view
 from bot.games.rummikub.table import CUSTOM_ID_ROOM, SELECT_LIMIT, RummikubTable
-from bot.replies import language, reply, show_panel
+from bot.replies import language, reply, show_game_panel
 from bot.replies import replace as replace_panel
 from games.core import JSON, Event, GameError
 from games.rummikub.engine import Rummikub
@@ -92,7 +92,7 @@ class RummikubAdapter(RummikubTable):
         # No rack picture: the menu names every tile and the DM (or My rack) shows the rack. In the
         # playground, the pictures of earlier panels, laid out again whenever a menu opens, shift
         # the page enough to close the menu (SimCord's preview closes a menu scrolled away).
-        await show_panel(click.interaction, "\n".join(lines), view=component_view(items))
+        await show_game_panel(click.interaction, "\n".join(lines), view=component_view(items))
 
     async def _play(self, click: Click) -> None:
         codes = parse_tiles(" ".join(click.parts))

@@ -11,7 +11,7 @@ import discord
 from bot.adapter import Click, LoadedGame, component_view
 from bot.games.seriebum.panels import SerieBumPanels
 from bot.model import Match
-from bot.replies import language, show_panel, truncate
+from bot.replies import language, show_game_panel, truncate
 from games.core import JSON, Event, GameError
 
 
@@ -41,7 +41,7 @@ class SerieBumAdapter(SerieBumPanels):
     ) -> None:
         """A panel: it replaces the ephemeral panel it was opened from, or is sent as a new one."""
         view = component_view(items) if items else None
-        await show_panel(interaction, truncate(content), view=view)
+        await show_game_panel(interaction, truncate(content), view=view)
 
     async def _open(self, click: Click, *, moving: bool = False) -> None:
         """The player's panel; the column select reopens it on the chosen column."""
