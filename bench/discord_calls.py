@@ -5,7 +5,8 @@ and follow-ups (``/interactions/...``, ``/webhooks/<app>/<token>/...``) are not 
 Every call the real bot makes is read from SimCord's request log while the tests' drivers play
 every move of a match of each game, filed by the kind of move (its action's type, and whether it
 was clicked on the table or from a private panel), with the bot as it is and, the reference, with
-no click answered by the table's own update (the table edited by the delivery), in the same run.
+no click's token kept (the table edited by the channel's counted route after a move made from a
+panel), in the same run.
 Then the invalid requests (401, 403, 429 answers, which Discord counts towards banning the bot's
 address for a while) of a Bué match whose person has closed their DMs, with closed DMs remembered
 (as now) and tried at every hand (as before).
@@ -33,7 +34,7 @@ import simcord
 from simcord.http import client as simcord_client
 
 from bot import publisher as publisher_module
-from bot.asks import InteractionAsker
+from bot.click_tokens import ClickTokens
 from bot.client import GameBot, bot_for
 from bot.config import Settings
 from bot.playground.world import close_dms
@@ -101,19 +102,19 @@ async def running(**settings: Any) -> AsyncIterator[Any]:
 
 
 @contextlib.contextmanager
-def answered_as_before() -> Iterator[None]:
-    """The reference: no click answered by the table's own update (as before issue 30), the
-    delivery editing the table instead."""
+def no_click_tokens() -> Iterator[None]:
+    """The reference: no click's token kept (as before issue 37's), the table's edits after a move
+    from a panel or by a computer made by the channel's counted route."""
 
-    async def not_by_the_answer(*args: Any) -> None:
+    def kept_none(self: ClickTokens, interaction: Any) -> None:
         return None
 
-    original = InteractionAsker._show
-    InteractionAsker._show = not_by_the_answer  # type: ignore[method-assign,assignment]
+    original = ClickTokens.hold
+    ClickTokens.hold = kept_none  # type: ignore[method-assign]
     try:
         yield
     finally:
-        InteractionAsker._show = original  # type: ignore[method-assign]
+        ClickTokens.hold = original  # type: ignore[method-assign]
 
 
 # ---------------------------------------------------------------------- a move's calls
@@ -267,7 +268,7 @@ async def main() -> None:
     print("REST calls per move, by kind of move (counted: against the global limit of 50 a second)")
     for play in GAMES.values():
         now = await game_calls(play)
-        with answered_as_before():
+        with no_click_tokens():
             before = await game_calls(play)
         print_kinds(now, before)
 
