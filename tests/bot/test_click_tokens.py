@@ -44,7 +44,11 @@ async def test_a_play_from_the_panel_shows_on_the_table_through_the_click_that_o
     simcord_env, database
 ):
     driver, seat = await a_player_with_a_meld(simcord_env, database)
-    panel = Opened(await driver.members[seat].click(driver.table_message(), label="Play tiles"))
+    answer = await driver.members[seat].click(driver.table_message(), label="Play tiles")
+    # The click's answer is the table's deferred update; the rack's panel comes privately after it.
+    (panel_message,) = answer.followups
+    assert panel_message.ephemeral and answer.response.id == driver.table_id()
+    panel = Opened(answer)
     cursor = len(simcord_env.backend.http_requests)
     await play_the_meld(driver, seat, panel)
 
