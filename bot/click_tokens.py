@@ -49,8 +49,11 @@ class ClickTokens:
             or interaction.response.type not in UPDATES
         ):
             return
-        self._held = {key: held for key, held in self._held.items() if self._fresh(held)}
         held = self._held.get(message.id)
+        if held is None:
+            # A new message's first token: the stale ones of messages left behind go (only here,
+            # not at every click, which mostly lands on a message already held).
+            self._held = {key: kept for key, kept in self._held.items() if self._fresh(kept)}
         if held is None or held.created_at < interaction.created_at:
             self._held[message.id] = interaction
 
